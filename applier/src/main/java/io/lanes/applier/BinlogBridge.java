@@ -1,0 +1,378 @@
+package io.lanes.applier;
+
+import io.lanes.applier.ddl.SessionVariables;
+import io.lanes.applier.ddl.SourceStatement;
+import io.lanes.applier.internal.GtidState;
+import io.lanes.applier.internal.WriteKeyHasher;
+import io.lanes.applier.value.EnumValue;
+import io.lanes.applier.value.SetValue;
+import io.lanes.binlog.BinlogEvent;
+import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.ColumnDef;
+import io.lanes.binlog.ColumnType;
+import io.lanes.binlog.GtidEvent;
+import io.lanes.binlog.IntVarEvent;
+import io.lanes.binlog.MariaGtidEvent;
+import io.lanes.binlog.PartialJsonValue;
+import io.lanes.binlog.QueryEvent;
+import io.lanes.binlog.QueryStatusVars;
+import io.lanes.binlog.RandEvent;
+import io.lanes.binlog.Row;
+import io.lanes.binlog.RowsEvent;
+import io.lanes.binlog.TableMapEvent;
+import io.lanes.binlog.UserVarEvent;
+import io.lanes.binlog.value.MysqlCharsets;
+import io.lanes.core.LogicalClock;
+import io.lanes.core.Transaction;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Turns binlog transactions into core transactions carrying a {@link SourceTransaction}:
+ *
+ * <ul>
+ *   <li>partition keys: the schemas the transaction touches (row events and statements' default databases);</li>
+ *   <li>logical clock: MySQL's last_committed/sequence_number, or MariaDB's commit id (a MariaDB transaction outside any
+ *       commit group gets id 0: it runs alone under the logical-clock scheduler);</li>
+ *   <li>write keys: one per unique key (primary key first) of every changed row whose key has no NULL part, hashed over
+ *       index name, target schema, table and the values normalised as a case-insensitive collation compares them; a
+ *       foreign key adds the parent's key for the referenced values, so a child row and its parent row conflict without
+ *       giving up parallelism on the parent table. A row of a table with no usable key (or an unknown table) leaves the
+ *       transaction without write keys, so the writeset scheduler runs it alone;</li>
+ *   <li>barrier: DDL and any other statement logged as text;</li>
+ *   <li>position: {@link SourcePosition} text, file and offset past the transaction and the GTID state after it.</li>
+ * </ul>
+ *
+ * <p>Column names come from the TABLE_MAP when the source logs them (binlog_row_metadata=FULL), else from the target's
+ * catalog by position; a row event whose column count differs from the target table is an
+ * {@link IllegalStateException} naming the table, the position and both counts. ENUM indexes and SET bitmasks logged
+ * without member names become {@link EnumValue}/{@link SetValue}.
+ *
+ * <p>Not thread-safe: one dispatching thread converts transactions in source order (the GTID state follows them).
+ */
+public final class BinlogBridge {
+    private final SchemaMapping mapping;
+    private final TableMetadata metadata;
+    private final GtidState gtidState = new GtidState();
+    private final WriteKeyHasher hasher = new WriteKeyHasher();
+
+    public BinlogBridge(SchemaMapping mapping, TableMetadata metadata) {
+        this.mapping = Objects.requireNonNull(mapping, "mapping");
+        this.metadata = Objects.requireNonNull(metadata, "metadata");
+    }
+
+    public TableMetadata metadata() {
+        return metadata;
+    }
+
+    /** Converts the next transaction of the source. */
+    public Transaction<SourceTransaction> convert(BinlogTransaction t) throws Exception {
+        if (t.gtid() != null) {
+            gtidState.add(t.gtid());
+        }
+        String position = position(t);
+        List<Change> changes = new ArrayList<>();
+        Set<Long> keys = new LinkedHashSet<>();
+        boolean keysUsable = true;
+        boolean statements = false;
+        Instant commitTime = null;
+        Long insertId = null;
+        Long lastInsertId = null;
+        RandEvent rand = null;
+        Map<String, Object> userVariables = new LinkedHashMap<>();
+        for (BinlogEvent e : t.events()) {
+            if (e instanceof QueryEvent q) {
+                if (q.isBegin() || q.isCommit() || q.isXaPrepare() || q.sql().regionMatches(true, 0, "XA ", 0, 3)) {
+                    continue;
+                }
+                SessionVariables vars = insertId == null && lastInsertId == null && rand == null && userVariables.isEmpty()
+                        ? SessionVariables.NONE
+                        : new SessionVariables(insertId, lastInsertId, rand == null ? null : rand.seed1(),
+                                rand == null ? null : rand.seed2(), userVariables);
+                changes.add(statement(q, position, vars));
+                statements = true;
+                insertId = null;
+                lastInsertId = null;
+                rand = null;
+                userVariables.clear();
+            } else if (e instanceof IntVarEvent v) {
+                if (v.variableType() == IntVarEvent.INSERT_ID) {
+                    insertId = v.value();
+                } else if (v.variableType() == IntVarEvent.LAST_INSERT_ID) {
+                    lastInsertId = v.value();
+                }
+            } else if (e instanceof RandEvent r) {
+                rand = r;
+            } else if (e instanceof UserVarEvent u) {
+                userVariables.put(u.name(), userVariable(u, position));
+            } else if (e instanceof RowsEvent r) {
+                keysUsable &= rows(r, position, changes, keys);
+            }
+            if (commitTime == null && e.header().timestamp() > 0) {
+                commitTime = Instant.ofEpochSecond(e.header().timestamp());
+            }
+        }
+        SourceTransaction payload = new SourceTransaction(position, t.gtid() == null ? null : t.gtid().toString(),
+                commitTime, changes);
+        Transaction.Builder<SourceTransaction> b = Transaction.builder(payload).position(position)
+                .sizeBytes(Math.max(1, t.sizeBytes())).partitionKeys(t.schemas());
+        LogicalClock clock = clock(t);
+        if (clock != null) {
+            b.logicalClock(clock);
+        }
+        if (statements || t.isDdl()) {
+            b.barrier(true);
+        } else if (keysUsable && !keys.isEmpty()) {
+            long[] k = new long[keys.size()];
+            int i = 0;
+            for (long key : keys) {
+                k[i++] = key;
+            }
+            b.writeKeys(k);
+        }
+        return b.build();
+    }
+
+    /**
+     * Takes note of a transaction that is not converted (already applied before a restart): the GTID state still
+     * follows it. Returns its position text.
+     */
+    public String skip(BinlogTransaction t) {
+        if (t.gtid() != null) {
+            gtidState.add(t.gtid());
+        }
+        return position(t);
+    }
+
+    private String position(BinlogTransaction t) {
+        String file = t.endFile();
+        int slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+        // Binlog file names are unique per server; directories differ between a source and a copy of its files.
+        return new SourcePosition(slash < 0 ? file : file.substring(slash + 1), t.endPosition(), gtidState.toString())
+                .toString();
+    }
+
+    private static LogicalClock clock(BinlogTransaction t) {
+        BinlogEvent g = t.gtidEvent();
+        if (g instanceof GtidEvent && t.lastCommitted() >= 0 && t.sequenceNumber() > t.lastCommitted()) {
+            return LogicalClock.mysql(t.lastCommitted(), t.sequenceNumber());
+        }
+        if (g instanceof MariaGtidEvent) {
+            return LogicalClock.groupCommit(Math.max(0, t.commitId()));
+        }
+        return null;
+    }
+
+    /** A USER_VAR event's value: String, Long (BigInteger when unsigned beyond 2^63-1), Double, or null. */
+    private static Object userVariable(UserVarEvent u, String position) {
+        if (u.isNull()) {
+            return null;
+        }
+        byte[] b = u.value();
+        switch (u.valueType()) {
+            case 0 -> {
+                java.nio.charset.Charset cs = MysqlCharsets.javaCharset(u.charsetId());
+                return cs == null ? b : new String(b, cs);
+            }
+            case 1 -> {
+                return Double.longBitsToDouble(littleEndian(b));
+            }
+            case 2 -> {
+                long v = littleEndian(b);
+                return (u.flags() & 1) != 0 && v < 0 ? new java.math.BigInteger(Long.toUnsignedString(v)) : (Object) v;
+            }
+            default -> throw new IllegalStateException("user variable @" + u.name() + " at " + position + " has value type "
+                    + u.valueType() + " (DECIMAL), which Lanes does not apply yet");
+        }
+    }
+
+    private static long littleEndian(byte[] b) {
+        long v = 0;
+        for (int i = Math.min(8, b.length) - 1; i >= 0; i--) {
+            v = v << 8 | (b[i] & 0xff);
+        }
+        return v;
+    }
+
+    private static SourceStatement statement(QueryEvent q, String position, SessionVariables vars) {
+        QueryStatusVars v = q.statusVars();
+        Instant at = Instant.ofEpochSecond(q.header().timestamp(),
+                v.microseconds() != null ? v.microseconds() * 1000L
+                        : v.hrnowMicroseconds() != null ? v.hrnowMicroseconds() * 1000L : 0);
+        return new SourceStatement(q.sql(), q.database() == null || q.database().isEmpty() ? null : q.database(),
+                v.sqlMode() == null ? 0 : v.sqlMode(), v.collationConnection(), v.collationServer(), at, v.timeZone(),
+                position, vars);
+    }
+
+    /** Adds the event's row changes and write keys; false when some row has no usable key. */
+    private boolean rows(RowsEvent r, String position, List<Change> changes, Set<Long> keys) throws Exception {
+        TableMapEvent map = r.tableMap();
+        if (map == null) {
+            throw new IllegalStateException("row event at " + position + " without its TABLE_MAP (the input started "
+                    + "inside a transaction)");
+        }
+        if (!mapping.includesTable(map.schema(), map.table())) {
+            return true;
+        }
+        TableRef source = new TableRef(map.schema(), map.table());
+        String targetSchema = mapping.targetSchema(map.schema());
+        TableShape shape = metadata.shape(targetSchema, map.table());
+        List<String> names = columnNames(map, shape, position);
+        BitSet beforeColumns = r.includedColumns();
+        BitSet afterColumns = r.includedColumnsAfter();
+        boolean usable = shape != null;
+        for (Row row : r.rows()) {
+            RowImage before = row.before() == null ? null : image(names, beforeColumns, row.before(), map, position);
+            RowImage after = row.after() == null ? null : image(names, afterColumns, row.after(), map, position);
+            if (after != null && before != null) {
+                after = resolvePartialJson(before, after);
+            }
+            RowChange change = switch (r.kind()) {
+                case WRITE -> RowChange.insert(source, after);
+                case UPDATE, PARTIAL_UPDATE -> RowChange.update(source, before, after);
+                case DELETE -> RowChange.delete(source, before);
+            };
+            changes.add(change);
+            if (shape != null) {
+                boolean b = before == null || addKeys(keys, shape, targetSchema, map.table(), before);
+                boolean a = after == null || addKeys(keys, shape, targetSchema, map.table(), merged(before, after));
+                usable &= b && a;
+            }
+        }
+        return usable;
+    }
+
+    /**
+     * A partial JSON update's after value computed from the before image's document when the image has it; otherwise
+     * the {@link PartialJsonValue} stays for the applier, which reads the document from the target.
+     */
+    private static RowImage resolvePartialJson(RowImage before, RowImage after) {
+        Object[] values = null;
+        for (int i = 0; i < after.values().length; i++) {
+            if (after.values()[i] instanceof PartialJsonValue partial) {
+                int at = before.indexOf(after.columns().get(i));
+                if (at >= 0 && before.values()[at] instanceof String document) {
+                    if (values == null) {
+                        values = after.values().clone();
+                    }
+                    values[i] = partial.applyTo(document);
+                }
+            }
+        }
+        return values == null ? after : new RowImage(after.columns(), values);
+    }
+
+    /** The after image completed with the before image's values for columns it lacks (MINIMAL updates). */
+    private static RowImage merged(RowImage before, RowImage after) {
+        if (before == null || after.columns().size() >= before.columns().size()) {
+            return after;
+        }
+        List<String> cols = new ArrayList<>(before.columns());
+        Object[] values = before.values().clone();
+        for (int i = 0; i < after.columns().size(); i++) {
+            int at = cols.indexOf(after.columns().get(i));
+            if (at >= 0) {
+                values[at] = after.values()[i];
+            } else {
+                cols.add(after.columns().get(i));
+                values = java.util.Arrays.copyOf(values, values.length + 1);
+                values[values.length - 1] = after.values()[i];
+            }
+        }
+        return new RowImage(cols, values);
+    }
+
+    /** Adds one hash per unique key without a NULL part; false when no key of the table is usable for this row. */
+    private boolean addKeys(Set<Long> keys, TableShape shape, String schema, String table, RowImage image) {
+        boolean any = false;
+        for (TableShape.Key key : shape.uniqueKeys()) {
+            Long h = hash(key, schema, table, key.columns(), image);
+            if (h != null) {
+                keys.add(h);
+                any = true;
+            }
+        }
+        for (TableShape.ForeignKey fk : shape.foreignKeys()) {
+            Long h = hash(fk.parentKey(), fk.parent().schema(), fk.parent().table(), fk.columns(), image);
+            if (h != null) {
+                keys.add(h);
+            }
+        }
+        return any;
+    }
+
+    private Long hash(TableShape.Key key, String schema, String table, List<String> columns, RowImage image) {
+        hasher.start(key.name(), schema, table);
+        for (String c : columns) {
+            int at = image.indexOf(c);
+            if (at < 0 || image.values()[at] == null) {
+                return null;
+            }
+            hasher.value(image.values()[at]);
+        }
+        return hasher.finish();
+    }
+
+    private static List<String> columnNames(TableMapEvent map, TableShape shape, String position) {
+        if (map.hasColumnNames()) {
+            return map.columnNames();
+        }
+        if (shape == null) {
+            throw new IllegalStateException("table `" + map.schema() + "`.`" + map.table() + "` at " + position
+                    + ": the binlog has no column names (binlog_row_metadata=MINIMAL) and the target has no such table");
+        }
+        if (shape.columns().size() != map.columns().size()) {
+            throw new IllegalStateException("table `" + map.schema() + "`.`" + map.table() + "` at " + position
+                    + ": the row event has " + map.columns().size() + " columns but the target table has "
+                    + shape.columns().size() + " (without column names in the binlog they are matched by position)");
+        }
+        return shape.columns();
+    }
+
+    private static RowImage image(List<String> names, BitSet present, List<Object> values, TableMapEvent map,
+            String position) {
+        List<String> cols = new ArrayList<>(present.cardinality());
+        Object[] out = new Object[present.cardinality()];
+        int n = 0;
+        for (int i = present.nextSetBit(0); i >= 0; i = present.nextSetBit(i + 1)) {
+            if (i >= names.size()) {
+                throw new IllegalStateException("row image of `" + map.schema() + "`.`" + map.table() + "` at " + position
+                        + " has column " + i + " beyond the " + names.size() + " known columns");
+            }
+            cols.add(names.get(i));
+            out[n++] = value(values.get(i), map.columns().get(i), map, position);
+        }
+        return new RowImage(cols, out);
+    }
+
+    private static Object value(Object v, ColumnDef column, TableMapEvent map, String position) {
+        if (v == null) {
+            return null;
+        }
+        ColumnType type = realType(column);
+        if (type == ColumnType.ENUM && v instanceof Integer i) {
+            return new EnumValue(i, null);
+        }
+        if (type == ColumnType.SET && v instanceof Long bits) {
+            return new SetValue(bits, null);
+        }
+        return v;
+    }
+
+    private static ColumnType realType(ColumnDef c) {
+        if (c.type() == ColumnType.STRING) {
+            ColumnType real = ColumnType.of(c.meta() >>> 8);
+            if (real == ColumnType.ENUM || real == ColumnType.SET) {
+                return real;
+            }
+        }
+        return c.type();
+    }
+}

@@ -1,0 +1,706 @@
+package io.lanes.applier;
+
+import io.lanes.applier.checkpoint.FileCheckpointStore;
+import io.lanes.applier.checkpoint.JdbcCheckpointTable;
+import io.lanes.applier.sink.SinkTarget;
+import io.lanes.applier.jdbc.CatalogTableMetadata;
+import io.lanes.applier.jdbc.ConnectionFactory;
+import io.lanes.applier.jdbc.Dialect;
+import io.lanes.applier.jdbc.JdbcTarget;
+import io.lanes.binlog.BinlogEvent;
+import io.lanes.binlog.BinlogEventDecoder;
+import io.lanes.binlog.BinlogFormatException;
+import io.lanes.binlog.BinlogReaderOptions;
+import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.TransactionAssembler;
+import io.lanes.binlog.TransactionReader;
+import io.lanes.binlog.replication.ReplicationClient;
+import io.lanes.binlog.replication.ReplicationEvent;
+import io.lanes.binlog.replication.StartPosition;
+import io.lanes.core.ApplierFactory;
+import io.lanes.core.ApplierFailedException;
+import io.lanes.core.CheckpointStore;
+import io.lanes.core.Engine;
+import io.lanes.core.EngineStats;
+import io.lanes.core.RecoveryPoint;
+import io.lanes.core.Transaction;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Lanes pipeline: reads MySQL/MariaDB binlog files or follows a live server, turns their transactions into work for the parallel engine and
+ * applies them to a JDBC target (H2, PostgreSQL, MySQL/MariaDB) or a user sink, resuming from the target's checkpoint.
+ *
+ * <pre>{@code
+ * try (Lanes lanes = Lanes.builder()
+ *         .source(Path.of("binlog.000001"), Path.of("binlog.000002.gz"))
+ *         .target("jdbc:postgresql://127.0.0.1:5432/replica").targetUser("lanes").targetPassword(passwordSupplier)
+ *         .scheduler("writeset").workers(8).commitOrder(CommitOrder.STRICT).blockCommit(32)
+ *         .build()) {
+ *     lanes.start();                                   // resumes after the target's checkpoint
+ *     lanes.awaitCaughtUp(Duration.ofHours(1));        // every transaction of the files is committed
+ *     System.out.println(lanes.stats().transactions());
+ * }                                                    // close(): graceful stop
+ * }</pre>
+ *
+ * <h2>Lifecycle</h2>
+ * {@link #start()} reads the checkpoint, starts the workers and one reading thread, and returns; the reading thread reads
+ * the files from their beginning, passes over the transactions the checkpoint already covers, and hands the rest to the
+ * engine in source order. {@link #stop()} is graceful: reading stops after the current transaction, every transaction
+ * already read is applied and committed, the final checkpoint is saved. {@link #abort()} is the hard stop (nothing more
+ * is committed; the checkpoints still make a restart exact). A pipeline runs once: to resume, build a new one with the
+ * same configuration.
+ *
+ * <p>A live source ({@link LanesBuilder#sourceServer}) is followed until {@link #stop()}: the replication stream starts
+ * after the checkpoint (by GTID state when the checkpoint has one, else by file and offset), reconnects by itself after a
+ * lost connection, and {@link #awaitCaughtUp} tells when the target has caught up.
+ *
+ * <h2>Threads</h2>
+ * <ul>
+ *   <li>Every public method is thread-safe. {@link #start()}, {@link #stop()} and {@link #close()} are serialised with
+ *       each other; {@link #stats()}, {@link #awaitCaughtUp}, {@link #state()} and {@link #abort()} may be called from
+ *       any thread at any time, also while another thread is inside {@link #stop()}.</li>
+ *   <li>The reading thread ({@code lanes-reader-<pipeline>}) is the engine's dispatching thread: it alone reads the
+ *       source, converts transactions (with the {@link BinlogBridge}) and submits them. Each worker runs on a thread of
+ *       its own with its own target connection; see {@link Engine} for what happens-before what.</li>
+ *   <li>A user sink's appliers are called on worker threads only, one applier per worker.</li>
+ * </ul>
+ *
+ * <h2>Failures</h2>
+ * A transaction the target refuses after the configured retries, undecodable input, or a row that does not fit its target
+ * table stops the pipeline cleanly: what was committed stays checkpointed, {@link #awaitCaughtUp} and {@link #stop()}
+ * throw a {@link LanesException} naming the position. Running again resumes after the last committed transaction, so
+ * nothing is applied twice and nothing is lost (exactly-once needs a transactional target; a sink with a file checkpoint
+ * store is at-least-once).
+ */
+public final class Lanes implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Lanes.class);
+
+    /** The states of a pipeline. */
+    public enum State {
+        /** Built, not started. */
+        NEW,
+        /** Reading and applying. */
+        RUNNING,
+        /** Every transaction of the input is committed (file sources). Still running until stopped. */
+        CAUGHT_UP,
+        /** Stopped gracefully. */
+        STOPPED,
+        /** Stopped after a failure. */
+        FAILED
+    }
+
+    private final LanesConfig config;
+    private final Object lifecycle = new Object();
+    private final CountDownLatch readerFinished = new CountDownLatch(1);
+    private volatile State state = State.NEW;
+    private volatile boolean stopRequested;
+    private volatile boolean aborted;
+    private volatile Engine<SourceTransaction> engine;
+    private volatile RecoveryPoint recoveryPoint;
+    private volatile Throwable failure;
+    private volatile boolean caughtUp;
+    private final AtomicLong caughtUpCount = new AtomicLong();
+    private volatile long startNanos;
+    private volatile long stopNanos;
+    private volatile LanesStats finalStats;
+    private Thread reader;
+    private AutoCloseable metadataToClose;
+    private TableMetadata metadata;
+    private SchemaMapping mapping;
+
+    // Written by the reading thread only; read by any thread for stats.
+    private volatile long transactionsRead;
+    private volatile long transactionsSkipped;
+    private volatile long events;
+    private volatile long rows;
+    private volatile long sourceBytesRead;
+    private volatile long sourceBytesTotal = -1;
+    private volatile String sourcePosition;
+    private volatile long lastSequence;
+    private volatile String currentPosition;
+
+    Lanes(LanesConfig config) {
+        this.config = config;
+    }
+
+    /** Starts configuring a pipeline. */
+    public static LanesBuilder builder() {
+        return new LanesBuilder();
+    }
+
+    /** A pipeline from a configuration (e.g. {@link LanesConfig#fromProperties}). */
+    public static Lanes create(LanesConfig config) {
+        return new Lanes(java.util.Objects.requireNonNull(config, "config"));
+    }
+
+    public LanesConfig config() {
+        return config;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /**
+     * Loads the checkpoint, starts workers and the reading thread.
+     *
+     * @return where this run resumes: {@link RecoveryPoint#position()} is null on a fresh target
+     * @throws LanesException when a source file is missing, or the target cannot be reached or its checkpoint cannot be
+     *     read (a live source connects on the reading thread: its failure is reported by {@link #awaitCaughtUp} and
+     *     {@link #stop()})
+     * @throws IllegalStateException when already started
+     */
+    public RecoveryPoint start() {
+        synchronized (lifecycle) {
+            if (state != State.NEW) {
+                throw new IllegalStateException("a pipeline starts once (state " + state + "); build a new one to resume");
+            }
+            for (Path f : config.sourceFiles) { // none for a live source
+                if (!Files.isRegularFile(f) || !Files.isReadable(f)) {
+                    LanesException e = new LanesException("source file " + f + " does not exist or is not readable",
+                            f + ":0", null);
+                    throw failStart(e);
+                }
+            }
+            ApplierFactory<SourceTransaction> factory;
+            CheckpointStore store;
+            if (config.transactionSink != null) {
+                try {
+                    SinkTarget sink = new SinkTarget(config.transactionSink,
+                            new FileCheckpointStore(config.sinkCheckpointDirectory), config.pipeline);
+                    factory = sink.applierFactory();
+                    store = sink.checkpointStore();
+                } catch (IOException ex) {
+                    LanesException le = new LanesException("cannot use the checkpoint directory "
+                            + config.sinkCheckpointDirectory + ": " + ex.getMessage(), null, ex);
+                    throw failStart(le);
+                }
+                metadata = config.sinkMetadata;
+                mapping = config.mapping;
+            } else if (config.hasSink()) {
+                factory = config.sinkFactory;
+                store = config.sinkCheckpoints;
+                metadata = config.sinkMetadata;
+                mapping = config.mapping;
+            } else {
+                JdbcTarget jdbc = jdbcTarget(config);
+                factory = jdbc.applierFactory();
+                store = jdbc.checkpointStore();
+                CatalogTableMetadata catalog = new CatalogTableMetadata(jdbc.connections(), jdbc.catalog());
+                metadata = catalog;
+                metadataToClose = catalog;
+                mapping = jdbc.mapping();
+            }
+            Engine<SourceTransaction> e = Engine.builder(factory).checkpointStore(store).scheduler(config.newScheduler())
+                    .workers(config.workers).commitOrder(config.commitOrder).maxBatchTransactions(config.blockCommit)
+                    .checkpointGroupSize(config.checkpointGroupSize).checkpointPeriod(config.checkpointPeriod)
+                    .queueBudgetBytes(config.queueBudgetBytes).workerQueueCapacity(config.workerQueueCapacity)
+                    .retries(config.retries).name("lanes-" + config.pipeline).build();
+            RecoveryPoint rp;
+            try {
+                rp = e.start();
+            } catch (RuntimeException ex) {
+                closeMetadata();
+                throw failStart(new LanesException("cannot start on " + config.targetDescription() + ": "
+                        + describe(ex), null, ex));
+            }
+            engine = e;
+            recoveryPoint = rp;
+            startNanos = System.nanoTime();
+            state = State.RUNNING;
+            LOG.info("lanes pipeline '{}' started: {} -> {}, scheduler {}, {} workers, resuming after {}", config.pipeline,
+                    config.sourceDescription(), config.targetDescription(), config.schedulerName(), config.workers,
+                    rp.position() == null ? "(fresh start)" : rp.position());
+            reader = new Thread(this::readLoop, "lanes-reader-" + config.pipeline);
+            reader.setDaemon(true);
+            reader.start();
+            return rp;
+        }
+    }
+
+    private LanesException failStart(LanesException e) {
+        failure = e;
+        state = State.FAILED;
+        readerFinished.countDown(); // no reading thread will run: waiters must not wait for it
+        return e;
+    }
+
+    /**
+     * Waits until the target has caught up with the source. Files: every transaction of the files is committed. A live
+     * server: at some moment after this call, the stream was idle between transactions and everything read from it was
+     * committed.
+     *
+     * @return true when caught up; false on timeout, or when the pipeline was stopped or aborted first
+     * @throws LanesException when the pipeline failed (naming the position)
+     * @throws IllegalStateException when not started
+     */
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        if (state == State.NEW) {
+            throw new IllegalStateException("not started");
+        }
+        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+        long seen = caughtUpCount.get();
+        while (true) {
+            Throwable f = failure;
+            if (f != null && readerFinished.getCount() == 0) {
+                throw asLanesException(f);
+            }
+            if (config.sourceClient == null ? caughtUp : caughtUpCount.get() > seen) {
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || (readerFinished.getCount() == 0 && failure == null)) {
+                return false;
+            }
+            readerFinished.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Graceful stop: reading stops after the current transaction, everything read is applied and committed, the final
+     * checkpoint is saved, connections are closed. Idempotent. Blocks until done.
+     *
+     * @return the final statistics
+     * @throws LanesException when the pipeline failed (the stop itself still completed)
+     */
+    public LanesStats stop() throws InterruptedException {
+        synchronized (lifecycle) {
+            if (state == State.NEW) {
+                state = State.STOPPED;
+                finalStats = snapshot(State.STOPPED);
+                return finalStats;
+            }
+            if (finalStats == null) {
+                stopRequested = true;
+                if (reader != null) {
+                    reader.join();
+                }
+                Engine<SourceTransaction> e = engine;
+                if (e != null) {
+                    try {
+                        e.stop(); // idempotent: the reading thread stopped it already after a failure
+                    } catch (RuntimeException ex) {
+                        if (failure == null && !aborted) {
+                            failure = ex;
+                        }
+                    }
+                }
+                closeMetadata();
+                stopNanos = System.nanoTime();
+                State end = failure == null ? State.STOPPED : State.FAILED;
+                finalStats = snapshot(end);
+                state = end;
+                LOG.info("lanes pipeline '{}' {}: {} transactions in {} s", config.pipeline,
+                        end == State.STOPPED ? "stopped" : "failed", finalStats.transactions(),
+                        String.format(Locale.ROOT, "%.3f", finalStats.seconds()));
+            }
+            if (failure != null) {
+                throw asLanesException(failure);
+            }
+            return finalStats;
+        }
+    }
+
+    /**
+     * Hard stop from any thread: workers roll back their open batches and exit, nothing more is committed. The target's
+     * checkpoints still describe exactly what was committed, so a new pipeline resumes exactly. Call {@link #stop()} or
+     * {@link #close()} afterwards to release connections.
+     */
+    public void abort() {
+        aborted = true;
+        stopRequested = true;
+        Engine<SourceTransaction> e = engine;
+        if (e != null) {
+            e.abort();
+        }
+    }
+
+    /** A snapshot of the counters; cheap, from any thread. */
+    public LanesStats stats() {
+        LanesStats f = finalStats;
+        return f != null ? f : snapshot(state);
+    }
+
+    /** Where this run resumed (null before start). */
+    public RecoveryPoint recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    /** {@link #stop()}, with a failure logged rather than thrown when one was already reported by {@link #stop()}. */
+    @Override
+    public void close() throws InterruptedException {
+        boolean reported;
+        synchronized (lifecycle) {
+            reported = finalStats != null;
+        }
+        try {
+            stop();
+        } catch (LanesException e) {
+            if (!reported) {
+                throw e;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+
+    private void readLoop() {
+        Engine<SourceTransaction> e = engine;
+        BinlogBridge bridge = new BinlogBridge(mapping, metadata);
+        BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(config.verifyChecksums).build();
+        try {
+            if (config.sourceClient != null) {
+                readLive(e, bridge, options);
+            } else {
+                readFiles(e, bridge, options);
+            }
+        } catch (Throwable ex) {
+            if (aborted) {
+                LOG.info("lanes pipeline '{}' aborted: {}", config.pipeline, describe(ex));
+                return;
+            }
+            failure = ex;
+            LOG.error("lanes pipeline '{}' failed: {}", config.pipeline, describe(ex));
+            try {
+                e.stop(); // apply and checkpoint what was handed over before the failure
+            } catch (Throwable stopFailure) {
+                if (!(ex instanceof ApplierFailedException)) {
+                    // The engine's own failure names the transaction the target refused: it is the more precise one.
+                    failure = stopFailure instanceof ApplierFailedException ? stopFailure : ex;
+                }
+            }
+        } finally {
+            readerFinished.countDown();
+        }
+    }
+
+    private void readFiles(Engine<SourceTransaction> e, BinlogBridge bridge, BinlogReaderOptions options)
+            throws Exception {
+        Map<String, Long> fileBase = new HashMap<>();
+        long total = 0;
+        boolean totalKnown = true;
+        for (Path f : config.sourceFiles) {
+            fileBase.put(f.toString(), total);
+            long size = inputSize(f);
+            if (size < 0) {
+                totalKnown = false;
+            } else {
+                total += size;
+            }
+        }
+        sourceBytesTotal = totalKnown ? total : -1;
+        RecoveryPoint from = recoveryPoint;
+        SourcePosition resumeAfter = from.position() == null ? null : SourcePosition.parse(from.position());
+        boolean passing = resumeAfter != null;
+        try (TransactionReader in = TransactionReader.open(config.sourceFiles, options)) {
+            BinlogTransaction t;
+            while (!stopRequested && (t = in.next()) != null) {
+                Long base = fileBase.get(t.endFile());
+                if (base != null) {
+                    sourceBytesRead = base + t.endPosition();
+                }
+                if (passing) {
+                    SourcePosition p = SourcePosition.parse(bridge.skip(t));
+                    transactionsSkipped++;
+                    if (p.file().equals(resumeAfter.file()) && p.offset() == resumeAfter.offset()) {
+                        passing = false;
+                    }
+                    continue;
+                }
+                if (!dispatch(e, bridge, t)) {
+                    return;
+                }
+            }
+        }
+        if (stopRequested) {
+            return;
+        }
+        if (passing) {
+            throw new LanesException("the checkpoint's position " + resumeAfter + " is not in the input ("
+                    + transactionsSkipped + " transactions read): were the same binlog files given, in full and in "
+                    + "order?", resumeAfter.toString(), null);
+        }
+        sourceBytesRead = sourceBytesTotal >= 0 ? sourceBytesTotal : sourceBytesRead;
+        if (lastSequence == 0 || e.awaitLowWaterMark(lastSequence, Duration.ofDays(3650))) {
+            markCaughtUp();
+        } else if (!stopRequested) {
+            e.stop(); // the engine halted: collect its failure
+        }
+    }
+
+    /**
+     * Follows a live server: the stream starts where the checkpoint says (its GTID state when it has one, else its file
+     * and offset), or at the configured start on a fresh target, so the server sends exactly the transactions after the
+     * low-water mark in their original order. Caught up whenever the stream is idle between transactions and everything
+     * read is committed.
+     */
+    private void readLive(Engine<SourceTransaction> e, BinlogBridge bridge, BinlogReaderOptions options)
+            throws Exception {
+        RecoveryPoint from = recoveryPoint;
+        StartPosition start = from.position() == null ? config.sourceStart : resumePosition(from.position());
+        try (ReplicationClient client = config.sourceClient.startPosition(start).build()) {
+            client.start();
+            BinlogEventDecoder decoder = client.newDecoder(options);
+            TransactionAssembler assembler = new TransactionAssembler();
+            while (!stopRequested) {
+                ReplicationEvent raw = client.poll(Duration.ofMillis(100));
+                if (raw == null) {
+                    if (!assembler.insideTransaction() && e.lowWaterMark() >= lastSequence) {
+                        markCaughtUp();
+                    }
+                    continue;
+                }
+                byte[] b = raw.bytes();
+                BinlogEvent event = decoder.decodeIfAccepted(b, 0, b.length, raw.position());
+                if (event == null) {
+                    continue;
+                }
+                sourceBytesRead += b.length;
+                assembler.accept(event, raw.binlogFile());
+                for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
+                    if (!dispatch(e, bridge, t)) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The start of a stream that resumes after a checkpointed position. */
+    static StartPosition resumePosition(String checkpointed) {
+        SourcePosition p = SourcePosition.parse(checkpointed);
+        String gtid = p.gtidState();
+        if (gtid.isEmpty()) {
+            return StartPosition.file(p.file(), p.offset());
+        }
+        // MySQL GTID sets name server UUIDs (uuid:1-5); MariaDB positions are domain-server-sequence triples.
+        return gtid.indexOf(':') >= 0 ? StartPosition.mysqlGtidSet(gtid) : StartPosition.mariaDbGtid(gtid);
+    }
+
+    /**
+     * With an apply delay, waits on the reading thread until the transaction's commit time on the source (the timestamp
+     * of its last event) plus the delay has passed. Waiting here rather than in a worker keeps every later transaction
+     * unread, so memory stays bounded and the order of everything else is untouched. False when a stop was requested.
+     */
+    private boolean awaitApplyDelay(BinlogTransaction t) throws InterruptedException {
+        if (config.applyDelay().isZero() || t.events().isEmpty()) {
+            return true;
+        }
+        long commitMillis = t.events().get(t.events().size() - 1).header().timestamp() * 1000L;
+        long dueMillis = commitMillis + config.applyDelay().toMillis();
+        long wait;
+        while (!stopRequested && (wait = dueMillis - System.currentTimeMillis()) > 0) {
+            Thread.sleep(Math.min(wait, 100));
+        }
+        return !stopRequested;
+    }
+
+    /** Converts and submits one transaction; false when the engine halted (the caller stops reading). */
+    private boolean dispatch(Engine<SourceTransaction> e, BinlogBridge bridge, BinlogTransaction t) throws Exception {
+        if (config.sourceClient != null && caughtUp) {
+            caughtUp = false;
+            if (state == State.CAUGHT_UP) {
+                state = State.RUNNING;
+            }
+        }
+        currentPosition = baseName(t.endFile()) + ":" + t.endPosition();
+        Transaction<SourceTransaction> txn = bridge.convert(t);
+        long rowCount = 0;
+        for (Change c : txn.payload().changes()) {
+            if (c instanceof RowChange) {
+                rowCount++;
+            }
+        }
+        if (!awaitApplyDelay(t)) {
+            return false;
+        }
+        long sequence = e.submit(txn);
+        currentPosition = null;
+        lastSequence = sequence;
+        sourcePosition = txn.position();
+        transactionsRead++;
+        events += t.events().size();
+        rows += rowCount;
+        if (txn.isBarrier()) {
+            // DDL: later transactions must be keyed by the new table shapes.
+            if (!e.awaitLowWaterMark(sequence, Duration.ofDays(3650))) {
+                e.stop(); // throws the failure that halted the engine
+                return false;
+            }
+            metadata.invalidate();
+        }
+        return true;
+    }
+
+    private void markCaughtUp() {
+        caughtUp = true;
+        caughtUpCount.incrementAndGet();
+        if (state == State.RUNNING) {
+            state = State.CAUGHT_UP;
+        }
+    }
+
+    private LanesStats snapshot(State s) {
+        Engine<SourceTransaction> e = engine;
+        EngineStats es = e == null ? null : e.stats();
+        long start = startNanos;
+        long end = stopNanos != 0 ? stopNanos : System.nanoTime();
+        double seconds = start == 0 ? 0 : (end - start) / 1e9;
+        long committed = es == null ? 0 : es.committed();
+        if (es != null && config.workers == 0) {
+            // Without workers everything submitted is committed when submit returns.
+            committed = Math.max(committed, transactionsRead);
+        }
+        RecoveryPoint rp = recoveryPoint;
+        return new LanesStats(s, seconds, committed, transactionsRead, transactionsSkipped, events, rows,
+                sourceBytesRead, sourceBytesTotal, sourcePosition, rp == null ? null : rp.position(), es);
+    }
+
+    private void closeMetadata() {
+        if (metadataToClose != null) {
+            try {
+                metadataToClose.close();
+            } catch (Exception ex) {
+                LOG.warn("closing the catalog connection: {}", ex.toString());
+            }
+            metadataToClose = null;
+        }
+    }
+
+    private LanesException asLanesException(Throwable f) {
+        if (f instanceof LanesException le) {
+            return new LanesException(le.getMessage(), le.position(), le);
+        }
+        String position = null;
+        if (f instanceof ApplierFailedException a) {
+            position = a.failedPosition();
+        } else if (f instanceof BinlogFormatException b) {
+            position = b.source() + ":" + b.offset();
+        } else {
+            position = currentPosition != null ? currentPosition : sourcePosition;
+        }
+        return new LanesException("pipeline '" + config.pipeline + "' failed" + (position == null ? "" : " at " + position)
+                + ": " + describe(f), position, f);
+    }
+
+    private static String baseName(String file) {
+        int slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+        return slash < 0 ? file : file.substring(slash + 1);
+    }
+
+    static String describe(Throwable t) {
+        StringBuilder sb = new StringBuilder(String.valueOf(t.getMessage()));
+        Throwable c = t.getCause();
+        int depth = 0;
+        while (c != null && depth++ < 4) {
+            if (c.getMessage() != null && !sb.toString().contains(c.getMessage())) {
+                sb.append(": ").append(c.getMessage());
+            }
+            c = c.getCause();
+        }
+        return sb.toString();
+    }
+
+    /** Decompressed size of a binlog file: its size, or for gzip the trailer's ISIZE (mod 2^32); -1 when unreadable. */
+    static long inputSize(Path file) {
+        try {
+            long size = Files.size(file);
+            byte[] head = new byte[2];
+            try (InputStream in = Files.newInputStream(file)) {
+                if (in.readNBytes(head, 0, 2) < 2) {
+                    return size;
+                }
+            }
+            if ((head[0] & 0xff) != 0x1f || (head[1] & 0xff) != 0x8b || size < 18) {
+                return size;
+            }
+            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+                raf.seek(size - 4);
+                byte[] t = new byte[4];
+                raf.readFully(t);
+                long isize = (t[0] & 0xffL) | (t[1] & 0xffL) << 8 | (t[2] & 0xffL) << 16 | (t[3] & 0xffL) << 24;
+                return isize;
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    static JdbcTarget jdbcTarget(LanesConfig config) {
+        String url = config.targetUrl;
+        Dialect dialect = Dialect.forJdbcUrl(url);
+        if (dialect.kind() == Dialect.Kind.H2 && config.h2MysqlMode
+                && !url.toUpperCase(Locale.ROOT).contains(";MODE=")) {
+            url = url + Dialect.h2RecommendedUrlOptions();
+        }
+        Properties props = new Properties();
+        dialect.recommendedConnectionProperties().forEach(props::setProperty);
+        if (config.targetUser != null) {
+            props.setProperty("user", config.targetUser);
+        }
+        ConnectionFactory connections = new PasswordConnections(url, props, config.targetPassword,
+                config.targetDescription());
+        return JdbcTarget.builder(connections, dialect).mapping(config.mapping).pipeline(config.pipeline)
+                .checkpointTable(new JdbcCheckpointTable(dialect, config.checkpointSchema, config.checkpointTable))
+                .build();
+    }
+
+    /**
+     * Connections through DriverManager with a password asked for at each connect and wiped right after; the password
+     * is never kept in a field as a String and never shown.
+     */
+    private static final class PasswordConnections implements ConnectionFactory {
+        private final String url;
+        private final Properties properties;
+        private final Supplier<char[]> password;
+        private final String shown;
+
+        PasswordConnections(String url, Properties properties, Supplier<char[]> password, String shown) {
+            this.url = url;
+            this.properties = properties;
+            this.password = password;
+            this.shown = shown;
+        }
+
+        @Override
+        public Connection open() throws SQLException {
+            Properties p = new Properties();
+            p.putAll(properties);
+            char[] secret = password == null ? null : password.get();
+            try {
+                if (secret != null) {
+                    p.setProperty("password", new String(secret));
+                }
+                return DriverManager.getConnection(url, p);
+            } finally {
+                if (secret != null) {
+                    Arrays.fill(secret, '\0');
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "ConnectionFactory[" + shown + ", user=" + properties.getProperty("user") + "]";
+        }
+    }
+}

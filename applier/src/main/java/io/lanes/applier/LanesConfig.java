@@ -1,0 +1,515 @@
+package io.lanes.applier;
+
+import io.lanes.applier.jdbc.Dialect;
+import io.lanes.core.ApplierFactory;
+import io.lanes.core.CheckpointStore;
+import io.lanes.core.CommitOrder;
+import io.lanes.core.LogicalClockScheduler;
+import io.lanes.core.PartitionScheduler;
+import io.lanes.core.Scheduler;
+import io.lanes.core.SequentialScheduler;
+import io.lanes.core.WritesetScheduler;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The validated, immutable configuration of a {@link Lanes} pipeline: where to read (binlog files), where to write (a
+ * JDBC target or a user sink), and how to apply (scheduler, workers, commit order, block commit, checkpoints, memory).
+ * Made by {@link LanesBuilder} (through {@link Lanes#builder()}) or from {@link java.util.Properties} with
+ * {@link #fromProperties(java.util.Properties)}; every option, its property key, type and default is listed by
+ * {@link Option}.
+ *
+ * <p>The target password is held only as a {@code Supplier<char[]>}: it is never stored as a String, never part of
+ * {@link #toString()} and never logged.
+ *
+ * <p>Immutable and thread-safe (the password supplier and a user sink must be thread-safe themselves), with one
+ * exception: a live source's {@code ReplicationClient.Builder} is handed over to the pipeline, which sets its start
+ * position and builds a client at each start; pipelines sharing one configuration must not start concurrently.
+ */
+public final class LanesConfig {
+    /** Default {@link Option#WORKERS}. */
+    public static final int DEFAULT_WORKERS = 4;
+    /** Default {@link Option#SCHEDULER}. */
+    public static final SchedulerKind DEFAULT_SCHEDULER = SchedulerKind.WRITESET;
+    /** Default {@link Option#COMMIT_ORDER}. */
+    public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.STRICT;
+    /** Default {@link Option#BLOCK_COMMIT}. */
+    public static final int DEFAULT_BLOCK_COMMIT = 64;
+    /** Default {@link Option#CHECKPOINT_GROUP_SIZE}. */
+    public static final int DEFAULT_CHECKPOINT_GROUP_SIZE = 512;
+    /** Default {@link Option#CHECKPOINT_PERIOD_MS}. */
+    public static final Duration DEFAULT_CHECKPOINT_PERIOD = Duration.ofMillis(300);
+    /** Default {@link Option#QUEUE_BUDGET_BYTES}. */
+    public static final long DEFAULT_QUEUE_BUDGET_BYTES = 128L << 20;
+    /** Default {@link Option#WORKER_QUEUE_CAPACITY}. */
+    public static final int DEFAULT_WORKER_QUEUE_CAPACITY = 16_384;
+    /** Default {@link Option#RETRIES}. */
+    public static final int DEFAULT_RETRIES = 10;
+    /** Default {@link Option#PIPELINE}. */
+    public static final String DEFAULT_PIPELINE = "default";
+    /** Default {@link Option#CHECKPOINT_TABLE}. */
+    public static final String DEFAULT_CHECKPOINT_TABLE = "lanes.lanes_checkpoint";
+    /** Default {@link Option#SOURCE_SERVER_ID}. */
+    public static final long DEFAULT_SOURCE_SERVER_ID = 4242;
+    /** Default {@link Option#VERIFY_CHECKSUMS}. */
+    public static final boolean DEFAULT_VERIFY_CHECKSUMS = true;
+    /** Default {@link Option#H2_MYSQL_MODE}. */
+    public static final boolean DEFAULT_H2_MYSQL_MODE = true;
+
+    /** The built-in scheduling policies, by the names the command line and properties use. */
+    public enum SchedulerKind {
+        /** Everything in source order on one worker: the baseline ({@link SequentialScheduler}). */
+        SEQUENTIAL("sequential"),
+        /** By schema, like MySQL's replica_parallel_type=DATABASE ({@link PartitionScheduler}). */
+        SCHEMA("schema"),
+        /** By the source's group commit (MySQL logical clock, MariaDB commit id) ({@link LogicalClockScheduler}). */
+        LOGICAL_CLOCK("logical-clock"),
+        /** By the rows each transaction writes, like MySQL's WRITESET ({@link WritesetScheduler}). */
+        WRITESET("writeset");
+
+        private final String label;
+
+        SchedulerKind(String label) {
+            this.label = label;
+        }
+
+        /** The name used on the command line and in properties. */
+        public String label() {
+            return label;
+        }
+
+        /** A new scheduler of this kind (schedulers keep per-run state: one per engine run). */
+        public Scheduler create() {
+            return switch (this) {
+                case SEQUENTIAL -> new SequentialScheduler();
+                case SCHEMA -> new PartitionScheduler();
+                case LOGICAL_CLOCK -> new LogicalClockScheduler();
+                case WRITESET -> new WritesetScheduler();
+            };
+        }
+
+        /** @throws IllegalArgumentException listing the valid names */
+        public static SchedulerKind parse(String name) {
+            for (SchedulerKind k : values()) {
+                if (k.label.equalsIgnoreCase(name.trim())) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("unknown scheduler '" + name + "'; expected one of " + labels(values()));
+        }
+    }
+
+    /** Parses a commit order name: {@code strict}, {@code partition} or {@code none}. */
+    public static CommitOrder parseCommitOrder(String name) {
+        return switch (name.trim().toLowerCase(Locale.ROOT)) {
+            case "strict" -> CommitOrder.STRICT;
+            case "partition", "per-partition", "per_partition" -> CommitOrder.PER_PARTITION;
+            case "none" -> CommitOrder.NONE;
+            default -> throw new IllegalArgumentException("unknown commit order '" + name
+                    + "'; expected one of strict, partition, none");
+        };
+    }
+
+    /** The name {@link #parseCommitOrder} reads for a commit order. */
+    public static String commitOrderLabel(CommitOrder order) {
+        return switch (order) {
+            case STRICT -> "strict";
+            case PER_PARTITION -> "partition";
+            case NONE -> "none";
+        };
+    }
+
+    /**
+     * Every option: its {@link java.util.Properties} key, type, default and the {@link LanesBuilder} method that sets
+     * it. The configuration reference (docs/configuration.md) is generated from this table and a test fails when they
+     * differ.
+     */
+    public enum Option {
+        SOURCE_FILES("lanes.source.files", "list of paths (comma-separated)", "(none)", "source(Path...)",
+                "Binlog files to apply, read in the order given; plain or gzip-compressed (.gz). Required unless a "
+                        + "source is given in code."),
+        SOURCE_SERVER("lanes.source.server", "host:port", "(none)",
+                "sourceServer(ReplicationClient.Builder, StartPosition)",
+                "A live MySQL/MariaDB server to follow as a replica, instead of files."),
+        SOURCE_USER("lanes.source.user", "string", "(none)", "sourceServer(...)",
+                "The replication user (needs REPLICATION SLAVE and REPLICATION CLIENT / BINLOG MONITOR)."),
+        SOURCE_PASSWORD_ENV("lanes.source.password-env", "environment variable name", "(none)", "sourceServer(...)",
+                "The environment variable holding the replication user's password."),
+        SOURCE_SERVER_ID("lanes.source.server-id", "int 1..4294967295", String.valueOf(DEFAULT_SOURCE_SERVER_ID),
+                "sourceServer(...)", "This replica's server id, unique among the source's replicas."),
+        SOURCE_START("lanes.source.start", "file:NAME:POS | mysql-gtid:SET | mariadb-gtid:POS",
+                "(required with a server)", "sourceServer(..., StartPosition)",
+                "Where to start on a fresh target (mariadb-gtid: with nothing after the colon is MariaDB's first "
+                        + "binlog, mysql-gtid: likewise for MySQL); later runs resume after the target's checkpoint."),
+        VERIFY_CHECKSUMS("lanes.source.verify-checksums", "boolean", String.valueOf(DEFAULT_VERIFY_CHECKSUMS),
+                "verifyChecksums(boolean)", "Verify each event's CRC32 when the log carries checksums."),
+        TARGET_URL("lanes.target.url", "JDBC URL", "(none)", "target(String)",
+                "The target database; the dialect follows the URL: jdbc:h2:, jdbc:postgresql:, jdbc:mariadb:, "
+                        + "jdbc:mysql:. Required unless a sink is given in code."),
+        TARGET_USER("lanes.target.user", "string", "(none)", "targetUser(String)", "The target user."),
+        TARGET_PASSWORD_ENV("lanes.target.password-env", "environment variable name", "(none)",
+                "targetPassword(Supplier<char[]>)",
+                "Where the target password comes from: the name of an environment variable read at each connect. "
+                        + "In code, a Supplier<char[]> or a char[]; never a String, never logged."),
+        H2_MYSQL_MODE("lanes.target.h2-mysql-mode", "boolean", String.valueOf(DEFAULT_H2_MYSQL_MODE),
+                "h2MysqlMode(boolean)",
+                "For a jdbc:h2: URL without MODE=, append H2's MySQL-compatibility settings "
+                        + "(Dialect.h2RecommendedUrlOptions()) so that the source's DDL runs on H2."),
+        PIPELINE("lanes.target.pipeline", "string (1-64 characters)", DEFAULT_PIPELINE, "pipeline(String)",
+                "The name of this pipeline's checkpoint rows; several pipelines may share one target."),
+        CHECKPOINT_TABLE("lanes.target.checkpoint-table", "schema.table", DEFAULT_CHECKPOINT_TABLE,
+                "checkpointTable(String, String)",
+                "The table holding checkpoints, written in the same target transaction as the data; created when "
+                        + "absent."),
+        SCHEMA_RENAME("lanes.schema.rename", "list of source=target (comma-separated)", "(none)",
+                "mapping(SchemaMapping)", "Source schemas written into target schemas of other names."),
+        SCHEMA_INCLUDE("lanes.schema.include", "list of globs (comma-separated)", "(all)", "mapping(SchemaMapping)",
+                "Only these source schemas are applied (* and ? wildcards)."),
+        SCHEMA_EXCLUDE("lanes.schema.exclude", "list of globs (comma-separated)", "(none)", "mapping(SchemaMapping)",
+                "These source schemas are not applied; an exclude wins over an include."),
+        SCHEDULER("lanes.scheduler", "sequential | schema | logical-clock | writeset", DEFAULT_SCHEDULER.label(),
+                "scheduler(String) / scheduler(Scheduler)",
+                "How transactions are spread over workers and what they wait for."),
+        WORKERS("lanes.workers", "int >= 0", String.valueOf(DEFAULT_WORKERS), "workers(int)",
+                "Worker threads, each with its own target connection; 0 applies on the reading thread."),
+        COMMIT_ORDER("lanes.commit-order", "strict | partition | none", commitOrderLabel(DEFAULT_COMMIT_ORDER),
+                "commitOrder(CommitOrder)",
+                "strict: commits in source order (the target only shows states the source had); partition: in source "
+                        + "order per schema; none: only dependencies are respected."),
+        BLOCK_COMMIT("lanes.block-commit", "int >= 1", String.valueOf(DEFAULT_BLOCK_COMMIT), "blockCommit(int)",
+                "Most consecutive transactions a worker commits as one target transaction; 1 commits each alone."),
+        CHECKPOINT_GROUP_SIZE("lanes.checkpoint.group-size", "int >= 2", String.valueOf(DEFAULT_CHECKPOINT_GROUP_SIZE),
+                "checkpointGroupSize(int)",
+                "Transactions per checkpoint group; reading never runs more than this far ahead of the low-water "
+                        + "mark."),
+        CHECKPOINT_PERIOD_MS("lanes.checkpoint.period-ms", "milliseconds > 0",
+                String.valueOf(DEFAULT_CHECKPOINT_PERIOD.toMillis()), "checkpointPeriod(Duration)",
+                "How often the low-water mark is published and saved."),
+        QUEUE_BUDGET_BYTES("lanes.queue.budget-bytes", "bytes > 0", String.valueOf(DEFAULT_QUEUE_BUDGET_BYTES),
+                "queueBudgetBytes(long)", "Bytes of transactions read and not yet applied before reading waits."),
+        WORKER_QUEUE_CAPACITY("lanes.queue.worker-capacity", "int >= 1", String.valueOf(DEFAULT_WORKER_QUEUE_CAPACITY),
+                "workerQueueCapacity(int)", "Transactions queued per worker before reading waits."),
+        RETRIES("lanes.retries", "int >= 0", String.valueOf(DEFAULT_RETRIES), "retries(int)",
+                "Retries of a failed target transaction (with exponential back-off) before the pipeline stops."),
+        APPLY_DELAY_SECONDS("lanes.apply-delay-seconds", "seconds >= 0", "0", "applyDelay(Duration)",
+                "Keeps the target this far behind the source, like MySQL's SOURCE_DELAY: a transaction is applied no "
+                        + "earlier than its commit time on the source plus this delay; 0 applies at once.");
+
+        private final String key;
+        private final String type;
+        private final String defaultValue;
+        private final String builderMethod;
+        private final String description;
+
+        Option(String key, String type, String defaultValue, String builderMethod, String description) {
+            this.key = key;
+            this.type = type;
+            this.defaultValue = defaultValue;
+            this.builderMethod = builderMethod;
+            this.description = description;
+        }
+
+        /** The {@link java.util.Properties} key. */
+        public String key() {
+            return key;
+        }
+
+        /** The value's type and range, in words. */
+        public String type() {
+            return type;
+        }
+
+        /** The default, as a property value, or a parenthesised word when there is none. */
+        public String defaultValue() {
+            return defaultValue;
+        }
+
+        /** The {@link LanesBuilder} method that sets this option in code. */
+        public String builderMethod() {
+            return builderMethod;
+        }
+
+        public String description() {
+            return description;
+        }
+
+        /** The option with this property key, or null. */
+        public static Option forKey(String key) {
+            for (Option o : values()) {
+                if (o.key.equals(key)) {
+                    return o;
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * The reference table of every option, as Markdown: key, type, default, builder method and meaning. docs/
+     * configuration.md holds exactly this table.
+     */
+    public static String optionsMarkdownTable() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| key | type | default | builder method | meaning |\n");
+        sb.append("|---|---|---|---|---|\n");
+        for (Option o : Option.values()) {
+            sb.append("| `").append(o.key()).append("` | ").append(o.type().replace("|", "\\|")).append(" | ")
+                    .append(o.defaultValue().startsWith("(") ? o.defaultValue() : "`" + o.defaultValue() + "`")
+                    .append(" | `").append(o.builderMethod()).append("` | ").append(o.description()).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    final List<Path> sourceFiles;
+    final io.lanes.binlog.replication.ReplicationClient.Builder sourceClient;
+    final io.lanes.binlog.replication.StartPosition sourceStart;
+    final String sourceDescription;
+    final boolean verifyChecksums;
+    final String targetUrl;
+    final String targetUser;
+    final Supplier<char[]> targetPassword;
+    final String targetPasswordDescription;
+    final boolean h2MysqlMode;
+    final String pipeline;
+    final String checkpointSchema;
+    final String checkpointTable;
+    final SchemaMapping mapping;
+    final ApplierFactory<SourceTransaction> sinkFactory;
+    final io.lanes.applier.sink.TransactionSink transactionSink;
+    final Path sinkCheckpointDirectory;
+    final CheckpointStore sinkCheckpoints;
+    final TableMetadata sinkMetadata;
+    final SchedulerKind schedulerKind;
+    final Scheduler customScheduler;
+    final int workers;
+    final CommitOrder commitOrder;
+    final int blockCommit;
+    final Duration applyDelay;
+    final int checkpointGroupSize;
+    final Duration checkpointPeriod;
+    final long queueBudgetBytes;
+    final int workerQueueCapacity;
+    final int retries;
+
+    LanesConfig(LanesBuilder b) {
+        sourceFiles = List.copyOf(b.sourceFiles);
+        sourceClient = b.sourceClient;
+        sourceStart = b.sourceStart;
+        sourceDescription = b.sourceDescription;
+        verifyChecksums = b.verifyChecksums;
+        targetUrl = b.targetUrl;
+        targetUser = b.targetUser;
+        targetPassword = b.targetPassword;
+        targetPasswordDescription = b.targetPasswordDescription;
+        h2MysqlMode = b.h2MysqlMode;
+        pipeline = b.pipeline;
+        checkpointSchema = b.checkpointSchema;
+        checkpointTable = b.checkpointTable;
+        mapping = b.mapping;
+        sinkFactory = b.sinkFactory;
+        transactionSink = b.transactionSink;
+        sinkCheckpointDirectory = b.sinkCheckpointDirectory;
+        sinkCheckpoints = b.sinkCheckpoints;
+        sinkMetadata = b.sinkMetadata;
+        schedulerKind = b.schedulerKind;
+        customScheduler = b.customScheduler;
+        workers = b.workers;
+        commitOrder = b.commitOrder;
+        blockCommit = b.blockCommit;
+        applyDelay = b.applyDelay;
+        checkpointGroupSize = b.checkpointGroupSize;
+        checkpointPeriod = b.checkpointPeriod;
+        queueBudgetBytes = b.queueBudgetBytes;
+        workerQueueCapacity = b.workerQueueCapacity;
+        retries = b.retries;
+        validate();
+    }
+
+    private void validate() {
+        if (sourceFiles.isEmpty() && sourceClient == null) {
+            throw new IllegalArgumentException("no source: give binlog files (" + Option.SOURCE_FILES.key()
+                    + ") or a server (" + Option.SOURCE_SERVER.key() + ")");
+        }
+        if (!sourceFiles.isEmpty() && sourceClient != null) {
+            throw new IllegalArgumentException("both binlog files and a server were given as the source; choose one");
+        }
+        if (targetUrl == null && sinkFactory == null && transactionSink == null) {
+            throw new IllegalArgumentException("no target: give a JDBC URL (" + Option.TARGET_URL.key()
+                    + ") or a sink");
+        }
+        if (targetUrl != null && sinkFactory != null) {
+            throw new IllegalArgumentException("both a JDBC target and a sink were given; choose one");
+        }
+        if (targetUrl != null) {
+            Dialect.forJdbcUrl(targetUrl); // fails naming the scheme, never the whole URL
+        }
+    }
+
+    /** Reads a configuration from properties (keys of {@link Option}); unknown {@code lanes.*} keys are errors. */
+    public static LanesConfig fromProperties(java.util.Properties properties) {
+        return new LanesBuilder().properties(properties).buildConfig();
+    }
+
+    /** Binlog files, in reading order (empty for a live source). */
+    public List<Path> sourceFiles() {
+        return sourceFiles;
+    }
+
+    /** Whether the source is a live server (followed until stopped) rather than files. */
+    public boolean hasLiveSource() {
+        return sourceClient != null;
+    }
+
+    /** Where a live source starts on a fresh target (null for files). */
+    public io.lanes.binlog.replication.StartPosition sourceStart() {
+        return sourceStart;
+    }
+
+    /** The source in words: the files, or the server's address and start. */
+    public String sourceDescription() {
+        return sourceClient != null ? sourceDescription : sourceFiles.toString();
+    }
+
+    public boolean verifyChecksums() {
+        return verifyChecksums;
+    }
+
+    /** The JDBC URL as given (null when a sink is configured). May hold credentials: never log it whole. */
+    public String targetUrl() {
+        return targetUrl;
+    }
+
+    public String targetUser() {
+        return targetUser;
+    }
+
+    /** Whether a password is configured (the password itself is never exposed). */
+    public boolean hasTargetPassword() {
+        return targetPassword != null;
+    }
+
+    public boolean h2MysqlMode() {
+        return h2MysqlMode;
+    }
+
+    public String pipeline() {
+        return pipeline;
+    }
+
+    public String checkpointSchema() {
+        return checkpointSchema;
+    }
+
+    public String checkpointTable() {
+        return checkpointTable;
+    }
+
+    public SchemaMapping mapping() {
+        return mapping;
+    }
+
+    /** Whether a user sink (rather than a JDBC target) receives the transactions. */
+    public boolean hasSink() {
+        return sinkFactory != null || transactionSink != null;
+    }
+
+    /** The built-in scheduler kind, or null when a user scheduler is configured. */
+    public SchedulerKind schedulerKind() {
+        return customScheduler == null ? schedulerKind : null;
+    }
+
+    /** The scheduler's name: a built-in label or the user scheduler's {@link Scheduler#name()}. */
+    public String schedulerName() {
+        return customScheduler == null ? schedulerKind.label() : customScheduler.name();
+    }
+
+    Scheduler newScheduler() {
+        return customScheduler != null ? customScheduler : schedulerKind.create();
+    }
+
+    public int workers() {
+        return workers;
+    }
+
+    public CommitOrder commitOrder() {
+        return commitOrder;
+    }
+
+    public int blockCommit() {
+        return blockCommit;
+    }
+
+    /** How far the target is kept behind the source's commit times ({@link Duration#ZERO}: not at all). */
+    public Duration applyDelay() {
+        return applyDelay;
+    }
+
+    public int checkpointGroupSize() {
+        return checkpointGroupSize;
+    }
+
+    public Duration checkpointPeriod() {
+        return checkpointPeriod;
+    }
+
+    public long queueBudgetBytes() {
+        return queueBudgetBytes;
+    }
+
+    public int workerQueueCapacity() {
+        return workerQueueCapacity;
+    }
+
+    public int retries() {
+        return retries;
+    }
+
+    /** The URL shown in logs and errors: without anything after '?' or ';' (parameters may carry credentials). */
+    public String targetDescription() {
+        if (targetUrl == null) {
+            return transactionSink != null ? "sink " + transactionSink.getClass().getName() + " (checkpoints in "
+                    + sinkCheckpointDirectory + ")" : "sink " + sinkFactory.getClass().getName();
+        }
+        int cut = targetUrl.length();
+        for (char c : new char[] {'?', ';'}) {
+            int at = targetUrl.indexOf(c);
+            if (at >= 0) {
+                cut = Math.min(cut, at);
+            }
+        }
+        return targetUrl.substring(0, cut) + (cut < targetUrl.length() ? "..." : "");
+    }
+
+    @Override
+    public String toString() {
+        List<String> parts = new ArrayList<>();
+        parts.add("source=" + sourceDescription());
+        parts.add("target=" + targetDescription());
+        if (targetUser != null) {
+            parts.add("user=" + targetUser);
+        }
+        parts.add("password=" + (targetPassword == null ? "none" : targetPasswordDescription));
+        parts.add("scheduler=" + schedulerName());
+        parts.add("workers=" + workers);
+        parts.add("commitOrder=" + commitOrderLabel(commitOrder));
+        parts.add("blockCommit=" + blockCommit);
+        parts.add("applyDelay=" + applyDelay);
+        parts.add("pipeline=" + pipeline);
+        parts.add("checkpointTable=" + checkpointSchema + "." + checkpointTable);
+        return "LanesConfig" + parts;
+    }
+
+    static String labels(SchedulerKind[] kinds) {
+        return String.join(", ", Arrays.stream(kinds).map(SchedulerKind::label).toList());
+    }
+
+    static <T> T require(T value, String what) {
+        return Objects.requireNonNull(value, what);
+    }
+}

@@ -1,0 +1,53 @@
+package io.lanes.applier.ddl;
+
+import io.lanes.applier.SchemaMapping;
+import io.lanes.applier.internal.MySqlDdlHandler;
+import io.lanes.applier.internal.TranslatingDdlHandler;
+import io.lanes.applier.jdbc.Dialect;
+import io.lanes.applier.jdbc.TargetCatalog;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Applies the source's DDL to a target. The defaults ({@link #forDialect}):
+ *
+ * <ul>
+ *   <li>MySQL/MariaDB: the statement runs as is, in the source session's context (default database, sql_mode,
+ *       collation_connection, collation_server, time_zone and timestamp), which is restored afterwards. Schema renames are
+ *       applied to the default database and, when the statement parses (the DDL PostgreSQL translation knows), to every
+ *       schema name in its text; a statement that does not parse gets only its default database renamed.
+ *   <li>PostgreSQL: CREATE/ALTER/DROP of databases and tables, CREATE/DROP INDEX, RENAME and TRUNCATE TABLE are parsed and
+ *       translated (see the type mapping in the project docs); anything else is an {@link UnsupportedDdlException} naming
+ *       the statement.
+ *   <li>H2: translated as for PostgreSQL with H2 types; a statement the translator does not know runs as is in H2's MySQL
+ *       mode, and only when H2 refuses it too is it an {@link UnsupportedDdlException}.
+ * </ul>
+ *
+ * <p>Replays: MySQL and H2 commit DDL on their own, before the checkpoint that records it, so after a crash in between
+ * the statement comes again. The defaults then treat the errors that say "already done" (table or database exists or
+ * is gone, duplicate column, key or foreign key, nothing to drop) as applied, with a warning. PostgreSQL DDL commits with
+ * the checkpoint and is never replayed.
+ *
+ * <p>Statements on schemas or tables the {@link SchemaMapping} excludes are skipped. After a statement the handler
+ * invalidates the {@link TargetCatalog} entries it touched.
+ *
+ * <p>Called on a worker thread with that worker's connection, after every earlier transaction has committed (DDL is a
+ * barrier); the handler does not commit (PostgreSQL DDL is transactional and commits with the checkpoint; MySQL and H2
+ * commit DDL implicitly). Implementations must be thread-safe.
+ */
+public interface DdlHandler {
+
+    /**
+     * Applies one statement.
+     *
+     * @throws UnsupportedDdlException when the statement cannot be applied faithfully
+     * @throws SQLException when the target refuses it
+     */
+    DdlResult apply(Connection target, SourceStatement statement) throws SQLException;
+
+    /** The default handler for the dialect. */
+    static DdlHandler forDialect(Dialect dialect, SchemaMapping mapping, TargetCatalog catalog) {
+        return dialect.kind() == Dialect.Kind.MYSQL ? new MySqlDdlHandler(mapping, catalog)
+                : new TranslatingDdlHandler(dialect, mapping, catalog);
+    }
+}

@@ -1,0 +1,229 @@
+package io.lanes.applier.internal;
+
+import io.lanes.applier.jdbc.Dialect;
+import io.lanes.applier.jdbc.InvalidIdentifierException;
+import io.lanes.applier.jdbc.RowSql;
+import io.lanes.applier.jdbc.TargetColumn;
+import io.lanes.applier.jdbc.TargetTable;
+import io.lanes.applier.jdbc.TargetTable.KeyKind;
+import io.lanes.applier.jdbc.TargetTable.RowKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The SQL every dialect shares; subclasses supply quoting and the few clauses that differ. Thread-safe. */
+public abstract class AbstractDialect implements Dialect {
+    private static final Logger LOG = LoggerFactory.getLogger(AbstractDialect.class);
+    /** Tables already warned about, so that a keyless table logs once per process, not once per row. */
+    private static final java.util.Set<String> WARNED_KEYLESS = ConcurrentHashMap.newKeySet();
+
+    private final char quote;
+
+    protected AbstractDialect(char quote) {
+        this.quote = quote;
+    }
+
+    @Override
+    public final String quoteIdentifier(String name) {
+        checkIdentifier(name);
+        StringBuilder sb = new StringBuilder(name.length() + 2).append(quote);
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == quote) {
+                sb.append(quote);
+            }
+            sb.append(c);
+        }
+        return sb.append(quote).toString();
+    }
+
+    /** Length of {@code name} in the unit {@link #maxIdentifierLength()} counts. */
+    protected int identifierLength(String name) {
+        return name.codePointCount(0, name.length());
+    }
+
+    private void checkIdentifier(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new InvalidIdentifierException(kind() + " identifier must not be " + (name == null ? "null" : "empty"));
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '\0') {
+                throw new InvalidIdentifierException(kind() + " identifier contains NUL at index " + i + ": "
+                        + printable(name));
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 >= name.length() || !Character.isLowSurrogate(name.charAt(i + 1))) {
+                    throw new InvalidIdentifierException(kind() + " identifier has an unpaired surrogate at index " + i
+                            + ": " + printable(name));
+                }
+                i++;
+            } else if (Character.isLowSurrogate(c)) {
+                throw new InvalidIdentifierException(kind() + " identifier has an unpaired surrogate at index " + i + ": "
+                        + printable(name));
+            }
+        }
+        int length = identifierLength(name);
+        if (length > maxIdentifierLength()) {
+            throw new InvalidIdentifierException(kind() + " identifier is " + length + " long, more than the "
+                    + maxIdentifierLength() + " the target keeps: " + printable(name));
+        }
+    }
+
+    /** The name for an error message: control characters escaped, cut to 80 characters. */
+    static String printable(String name) {
+        StringBuilder sb = new StringBuilder("'");
+        for (int i = 0; i < name.length() && sb.length() < 80; i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c == 0x7f || Character.isSurrogate(c) && !Character.isLetterOrDigit(name.codePointAt(i))) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        if (sb.length() >= 80) {
+            sb.append("...");
+        }
+        return sb.append('\'').toString();
+    }
+
+    @Override
+    public RowSql insert(TargetTable table) {
+        return insertOf(table, table.columns());
+    }
+
+    @Override
+    public RowSql insert(TargetTable table, List<String> columns) {
+        List<TargetColumn> resolved = new ArrayList<>(columns.size());
+        for (String name : columns) {
+            resolved.add(table.requireColumn(name));
+        }
+        return insertOf(table, resolved);
+    }
+
+    private RowSql insertOf(TargetTable table, List<TargetColumn> columns) {
+        StringBuilder sql = new StringBuilder("INSERT INTO ").append(qualify(table.schema(), table.name())).append(" (");
+        appendColumnList(sql, columns);
+        sql.append(") VALUES (");
+        appendPlaceholders(sql, columns.size());
+        sql.append(')');
+        return new RowSql(sql.toString(), columns, List.of());
+    }
+
+    @Override
+    public RowSql update(TargetTable table, List<String> setColumns) {
+        if (setColumns.isEmpty()) {
+            throw new IllegalArgumentException("UPDATE of " + table + " needs at least one column to set");
+        }
+        RowKey key = rowKey(table);
+        List<TargetColumn> params = new ArrayList<>();
+        StringBuilder set = new StringBuilder();
+        for (String name : setColumns) {
+            TargetColumn c = table.requireColumn(name);
+            if (!set.isEmpty()) {
+                set.append(", ");
+            }
+            set.append(quoteIdentifier(c.name())).append(" = ?");
+            params.add(c);
+        }
+        String where = whereClause(key);
+        params.addAll(key.columns());
+        String target = qualify(table.schema(), table.name());
+        String sql = key.kind() == KeyKind.ALL_COLUMNS
+                ? singleRowUpdate(target, set.toString(), where)
+                : "UPDATE " + target + " SET " + set + " WHERE " + where;
+        return new RowSql(sql, params, key.columns());
+    }
+
+    @Override
+    public RowSql delete(TargetTable table) {
+        RowKey key = rowKey(table);
+        String where = whereClause(key);
+        String target = qualify(table.schema(), table.name());
+        String sql = key.kind() == KeyKind.ALL_COLUMNS
+                ? singleRowDelete(target, where)
+                : "DELETE FROM " + target + " WHERE " + where;
+        return new RowSql(sql, key.columns(), key.columns());
+    }
+
+    @Override
+    public RowSql select(TargetTable table, List<String> columns) {
+        RowKey key = rowKey(table);
+        StringBuilder sql = new StringBuilder("SELECT ");
+        List<TargetColumn> resolved = new ArrayList<>();
+        for (String name : columns) {
+            resolved.add(table.requireColumn(name));
+        }
+        appendColumnList(sql, resolved);
+        sql.append(" FROM ").append(qualify(table.schema(), table.name())).append(" WHERE ").append(whereClause(key));
+        return new RowSql(sql.toString(), key.columns(), key.columns());
+    }
+
+    @Override
+    public RowSql upsert(TargetTable table) {
+        RowKey key = table.rowKey();
+        if (key.kind() == KeyKind.ALL_COLUMNS) {
+            throw new IllegalStateException("cannot upsert into " + table
+                    + ": it has neither a primary key nor a unique index over NOT NULL columns");
+        }
+        List<TargetColumn> nonKey = new ArrayList<>(table.columns());
+        nonKey.removeAll(key.columns());
+        return new RowSql(upsertSql(table, key.columns(), nonKey), table.columns(), key.columns());
+    }
+
+    /** The upsert statement; parameters are every column in table order. */
+    protected abstract String upsertSql(TargetTable table, List<TargetColumn> key, List<TargetColumn> nonKey);
+
+    /** An UPDATE changing at most one row matching {@code where}. */
+    protected abstract String singleRowUpdate(String target, String set, String where);
+
+    /** A DELETE removing at most one row matching {@code where}. */
+    protected abstract String singleRowDelete(String target, String where);
+
+    /** {@code quoted <null-safe equals> ?}. */
+    protected abstract String nullSafeEquals(String quotedColumn);
+
+    private RowKey rowKey(TargetTable table) {
+        RowKey key = table.rowKey();
+        if (key.kind() == KeyKind.ALL_COLUMNS && WARNED_KEYLESS.add(kind() + ":" + table.schema() + "." + table.name())) {
+            LOG.warn("Target table {}.{} has no primary key and no NOT NULL unique index: rows are found by all columns, "
+                    + "which is slow and cannot tell duplicate rows apart (one of them is changed)", table.schema(),
+                    table.name());
+        }
+        return key;
+    }
+
+    private String whereClause(RowKey key) {
+        StringBuilder where = new StringBuilder();
+        for (TargetColumn c : key.columns()) {
+            if (!where.isEmpty()) {
+                where.append(" AND ");
+            }
+            String quoted = quoteIdentifier(c.name());
+            where.append(c.nullable() ? nullSafeEquals(quoted) : quoted + " = ?");
+        }
+        return where.toString();
+    }
+
+    protected final void appendColumnList(StringBuilder sql, List<TargetColumn> columns) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (i > 0) {
+                sql.append(", ");
+            }
+            sql.append(quoteIdentifier(columns.get(i).name()));
+        }
+    }
+
+    protected static void appendPlaceholders(StringBuilder sql, int count) {
+        for (int i = 0; i < count; i++) {
+            sql.append(i == 0 ? "?" : ", ?");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind().toString();
+    }
+}

@@ -1,0 +1,629 @@
+package io.lanes.applier.internal;
+
+import io.lanes.applier.internal.MySqlDdl.AddColumn;
+import io.lanes.applier.internal.MySqlDdl.AddConstraint;
+import io.lanes.applier.internal.MySqlDdl.AlterDatabase;
+import io.lanes.applier.internal.MySqlDdl.AlterOp;
+import io.lanes.applier.internal.MySqlDdl.AlterTable;
+import io.lanes.applier.internal.MySqlDdl.Check;
+import io.lanes.applier.internal.MySqlDdl.Column;
+import io.lanes.applier.internal.MySqlDdl.Constraint;
+import io.lanes.applier.internal.MySqlDdl.CreateDatabase;
+import io.lanes.applier.internal.MySqlDdl.CreateIndex;
+import io.lanes.applier.internal.MySqlDdl.CreateTable;
+import io.lanes.applier.internal.MySqlDdl.DataType;
+import io.lanes.applier.internal.MySqlDdl.DefaultValue;
+import io.lanes.applier.internal.MySqlDdl.DropColumn;
+import io.lanes.applier.internal.MySqlDdl.DropDatabase;
+import io.lanes.applier.internal.MySqlDdl.DropForeignKey;
+import io.lanes.applier.internal.MySqlDdl.DropIndex;
+import io.lanes.applier.internal.MySqlDdl.DropIndexOp;
+import io.lanes.applier.internal.MySqlDdl.DropPrimaryKey;
+import io.lanes.applier.internal.MySqlDdl.DropTable;
+import io.lanes.applier.internal.MySqlDdl.ForeignKey;
+import io.lanes.applier.internal.MySqlDdl.Ignored;
+import io.lanes.applier.internal.MySqlDdl.Index;
+import io.lanes.applier.internal.MySqlDdl.ModifyColumn;
+import io.lanes.applier.internal.MySqlDdl.PrimaryKey;
+import io.lanes.applier.internal.MySqlDdl.RenameColumn;
+import io.lanes.applier.internal.MySqlDdl.RenameTables;
+import io.lanes.applier.internal.MySqlDdl.RenameTo;
+import io.lanes.applier.internal.MySqlDdl.SetDefault;
+import io.lanes.applier.internal.MySqlDdl.Statement;
+import io.lanes.applier.internal.MySqlDdl.TableName;
+import io.lanes.applier.internal.MySqlDdl.TruncateTable;
+import io.lanes.applier.internal.MySqlDdl.Unique;
+import io.lanes.applier.jdbc.Dialect;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.zip.CRC32;
+
+/**
+ * Renders parsed MySQL DDL as PostgreSQL or H2 DDL. Types widen where the target lacks unsigned integers (INT UNSIGNED
+ * becomes BIGINT, BIGINT UNSIGNED NUMERIC(20)); MySQL TIME, which may be negative or beyond 24 hours, becomes an
+ * interval; CHAR becomes VARCHAR (MySQL drops trailing spaces on read, a padded CHAR would not); ENUM and SET become text;
+ * BLOBs bytea (H2: VARBINARY/BLOB); JSON jsonb (H2: JSON); BIT(n) bit(n) (H2: BIGINT).
+ *
+ * <p>Index names are per table in MySQL but per schema in PostgreSQL and H2, so an index {@code i} of table {@code t} is
+ * named {@code t_i} on the target (shortened with a hash suffix when too long); DROP INDEX maps the same way. A
+ * foreign key without a name gets MySQL's {@code t_ibfk_N}. What the target does not need (ENGINE, charsets,
+ * ON UPDATE CURRENT_TIMESTAMP, CHECK constraints, FULLTEXT indexes, column positions on PostgreSQL) is dropped with a
+ * warning where it changes behaviour.
+ *
+ * <p>Not thread-safe (one statement at a time); cheap to create.
+ */
+public final class DdlTranslator {
+
+    /** What the translator needs to know about the target's current tables. */
+    public interface TargetLookup {
+        /** The name of the table's primary key constraint, or null when it has none. */
+        String primaryKeyName(TableName table);
+
+        /** Whether the column belongs to the table's primary key. */
+        boolean isPrimaryKeyColumn(TableName table, String column);
+    }
+
+    /**
+     * @param sql target statements to run in order
+     * @param warnings what was dropped or approximated
+     * @param tables every target table the statement touches (for catalog refresh)
+     * @param schemas target schemas created or dropped
+     */
+    public record Translation(List<String> sql, List<String> warnings, Set<TableName> tables, Set<String> schemas) {
+    }
+
+    private final Dialect dialect;
+    private final boolean pg;
+    private final UnaryOperator<String> schemaMap;
+    private final TargetLookup lookup;
+    private final List<String> sql = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final Set<TableName> tables = new LinkedHashSet<>();
+    private final Set<String> schemas = new LinkedHashSet<>();
+
+    public DdlTranslator(Dialect dialect, UnaryOperator<String> schemaMap, TargetLookup lookup) {
+        if (dialect.kind() == Dialect.Kind.MYSQL) {
+            throw new IllegalArgumentException("MySQL targets run MySQL DDL as is");
+        }
+        this.dialect = dialect;
+        this.pg = dialect.kind() == Dialect.Kind.POSTGRESQL;
+        this.schemaMap = Objects.requireNonNull(schemaMap, "schemaMap");
+        this.lookup = Objects.requireNonNull(lookup, "lookup");
+    }
+
+    public Translation translate(Statement statement) {
+        sql.clear();
+        warnings.clear();
+        tables.clear();
+        schemas.clear();
+        if (statement instanceof CreateDatabase s) {
+                String schema = schemaMap.apply(s.name());
+                schemas.add(schema);
+                sql.add("CREATE SCHEMA " + (s.ifNotExists() ? "IF NOT EXISTS " : "") + q(schema));
+        } else if (statement instanceof DropDatabase s) {
+                String schema = schemaMap.apply(s.name());
+                schemas.add(schema);
+                sql.add("DROP SCHEMA " + (s.ifExists() ? "IF EXISTS " : "") + q(schema) + " CASCADE");
+        } else if (statement instanceof AlterDatabase s) {
+            warnings.add("ALTER DATABASE changes only character sets: nothing to do");
+        } else if (statement instanceof CreateTable s) {
+            createTable(s);
+        } else if (statement instanceof DropTable s) {
+                if (s.temporary()) {
+                    warnings.add("temporary tables are not replicated: DROP TEMPORARY TABLE ignored");
+                } else {
+                    List<String> names = new ArrayList<>();
+                    for (TableName t : s.tables()) {
+                        names.add(table(t));
+                    }
+                    sql.add("DROP TABLE " + (s.ifExists() ? "IF EXISTS " : "") + String.join(", ", names));
+                }
+        } else if (statement instanceof CreateIndex s) {
+                TableName t = map(s.table());
+                tables.add(t);
+                createIndex(t, s.name(), s.columns(), s.unique(), s.kind(), false);
+        } else if (statement instanceof DropIndex s) {
+                TableName t = map(s.table());
+                tables.add(t);
+                dropIndex(t, s.name());
+        } else if (statement instanceof AlterTable s) {
+            alterTable(s);
+        } else if (statement instanceof RenameTables s) {
+                for (TableName[] pair : s.pairs()) {
+                    rename(map(pair[0]), map(pair[1]));
+                }
+        } else if (statement instanceof TruncateTable s) {
+            sql.add("TRUNCATE TABLE " + table(s.table()));
+        }
+        return new Translation(List.copyOf(sql), List.copyOf(warnings), Set.copyOf(tables), Set.copyOf(schemas));
+    }
+
+    private void createTable(CreateTable s) {
+        TableName t = map(s.table());
+        tables.add(t);
+        String name = qualified(t);
+        if (s.likeTable() != null) {
+            if (!pg) {
+                throw new DdlSyntaxException("CREATE TABLE ... LIKE is not translated for H2", 0);
+            }
+            TableName like = map(s.likeTable());
+            tables.add(like);
+            sql.add("CREATE TABLE " + (s.ifNotExists() ? "IF NOT EXISTS " : "") + name + " (LIKE " + qualified(like)
+                    + " INCLUDING ALL)");
+            return;
+        }
+        List<String> defs = new ArrayList<>();
+        List<String> primaryKey = new ArrayList<>();
+        List<Runnable> afterCreate = new ArrayList<>();
+        Set<String> indexNames = new HashSet<>();
+        int[] foreignKeys = {0};
+        for (Column c : s.columns()) {
+            defs.add(columnDefinition(c));
+            if (c.primaryKey()) {
+                primaryKey.add(c.name());
+            }
+            if (c.unique()) {
+                String indexName = uniqueName(indexNames, c.name());
+                afterCreate.add(() -> createIndex(t, indexName, List.of(c.name()), true, "INDEX", s.ifNotExists()));
+            }
+            if (c.references() != null) {
+                defs.add(foreignKey(t, c.references(), foreignKeys));
+            }
+        }
+        for (Constraint k : s.constraints()) {
+            if (k instanceof PrimaryKey p) {
+                primaryKey.addAll(p.columns());
+            } else if (k instanceof Unique u) {
+                    String indexName = uniqueName(indexNames, u.name() != null ? u.name() : u.columns().get(0));
+                    afterCreate.add(() -> createIndex(t, indexName, u.columns(), true, "INDEX", s.ifNotExists()));
+            } else if (k instanceof Index i) {
+                    String indexName = uniqueName(indexNames, i.name() != null ? i.name() : i.columns().get(0));
+                    afterCreate.add(() -> createIndex(t, indexName, i.columns(), false, i.kind(), s.ifNotExists()));
+            } else if (k instanceof ForeignKey f) {
+                defs.add(foreignKey(t, f, foreignKeys));
+            } else if (k instanceof Check c) {
+                warnings.add("CHECK constraint " + (c.name() == null ? "" : c.name() + " ")
+                        + "not translated (MySQL expressions)");
+            }
+        }
+        if (!primaryKey.isEmpty()) {
+            defs.add("PRIMARY KEY (" + columnList(primaryKey) + ")");
+        }
+        sql.add("CREATE TABLE " + (s.ifNotExists() ? "IF NOT EXISTS " : "") + name + " (" + String.join(", ", defs) + ")");
+        afterCreate.forEach(Runnable::run);
+    }
+
+    /** MySQL's default index name rule: the given name, or the first column's, with _2, _3.. on a clash. */
+    private static String uniqueName(Set<String> taken, String base) {
+        String name = base;
+        for (int i = 2; !taken.add(name.toLowerCase(Locale.ROOT)); i++) {
+            name = base + "_" + i;
+        }
+        return name;
+    }
+
+    private String foreignKey(TableName child, ForeignKey f, int[] counter) {
+        TableName parent = map(f.parent());
+        String name = f.name() != null ? f.name() : child.name() + "_ibfk_" + (++counter[0]);
+        StringBuilder sb = new StringBuilder("CONSTRAINT ").append(q(fit(name))).append(" FOREIGN KEY (")
+                .append(columnList(f.columns())).append(") REFERENCES ").append(qualified(parent)).append(" (")
+                .append(columnList(f.parentColumns())).append(')');
+        if (f.onDelete() != null) {
+            sb.append(" ON DELETE ").append(f.onDelete());
+        }
+        if (f.onUpdate() != null) {
+            sb.append(" ON UPDATE ").append(f.onUpdate());
+        }
+        return sb.toString();
+    }
+
+    private void createIndex(TableName t, String name, List<String> columns, boolean unique, String kind,
+            boolean ifNotExists) {
+        if (!kind.equals("INDEX")) {
+            warnings.add(kind + " index " + name + " on " + t.name() + " not translated");
+            return;
+        }
+        sql.add("CREATE " + (unique ? "UNIQUE " : "") + "INDEX " + (ifNotExists ? "IF NOT EXISTS " : "")
+                + q(indexName(t.name(), name)) + " ON " + qualified(t) + " (" + columnList(columns) + ")");
+    }
+
+    private void dropIndex(TableName t, String name) {
+        if (name.equalsIgnoreCase("PRIMARY")) {
+            dropPrimaryKey(t);
+            return;
+        }
+        sql.add("DROP INDEX " + q(t.schema()) + "." + q(indexName(t.name(), name)));
+    }
+
+    private void dropPrimaryKey(TableName t) {
+        if (!pg) {
+            sql.add("ALTER TABLE " + qualified(t) + " DROP PRIMARY KEY");
+            return;
+        }
+        String constraint = lookup.primaryKeyName(t);
+        if (constraint == null) {
+            throw new DdlSyntaxException("DROP PRIMARY KEY: table " + t.schema() + "." + t.name() + " has no primary key "
+                    + "on the target", 0);
+        }
+        sql.add("ALTER TABLE " + qualified(t) + " DROP CONSTRAINT " + q(constraint));
+    }
+
+    private void alterTable(AlterTable s) {
+        TableName t = map(s.table());
+        tables.add(t);
+        String name = qualified(t);
+        RenameTo renameLast = null;
+        int[] foreignKeys = {0};
+        for (AlterOp op : s.ops()) {
+            if (op instanceof AddColumn a) {
+                    Column c = a.column();
+                    String position = "";
+                    if (a.after() != null) {
+                        if (pg) {
+                            warnings.add("PostgreSQL cannot place column " + c.name() + (a.after().isEmpty() ? " first"
+                                    : " after " + a.after()) + ": added last");
+                        } else {
+                            position = a.after().isEmpty() ? " FIRST" : " AFTER " + q(a.after());
+                        }
+                    }
+                    sql.add("ALTER TABLE " + name + " ADD COLUMN " + columnDefinition(c) + position);
+                    if (c.primaryKey()) {
+                        sql.add("ALTER TABLE " + name + " ADD PRIMARY KEY (" + q(c.name()) + ")");
+                    }
+                    if (c.unique()) {
+                        createIndex(t, c.name(), List.of(c.name()), true, "INDEX", false);
+                    }
+                    if (c.references() != null) {
+                        warnings.add("foreign key of new column " + c.name() + " named by the target");
+                        sql.add("ALTER TABLE " + name + " ADD " + foreignKey(t, c.references(), foreignKeys)
+                                .replaceFirst("^CONSTRAINT \"[^\"]*(\"\"[^\"]*)*\" ", ""));
+                    }
+            } else if (op instanceof DropColumn d) {
+                sql.add("ALTER TABLE " + name + " DROP COLUMN " + (d.ifExists() ? "IF EXISTS " : "")
+                        + q(d.name()));
+            } else if (op instanceof ModifyColumn m) {
+                modifyColumn(t, m);
+            } else if (op instanceof RenameColumn r) {
+                renameColumn(t, r.oldName(), r.newName());
+            } else if (op instanceof SetDefault d) {
+                    if (d.value() == null) {
+                        sql.add("ALTER TABLE " + name + " ALTER COLUMN " + q(d.column()) + " DROP DEFAULT");
+                    } else {
+                        String literal = defaultLiteral(d.value(), null, d.column());
+                        if (literal != null) {
+                            sql.add("ALTER TABLE " + name + " ALTER COLUMN " + q(d.column()) + " SET DEFAULT " + literal);
+                        }
+                    }
+            } else if (op instanceof AddConstraint a) {
+                    if (a.constraint() instanceof PrimaryKey p) {
+                        sql.add("ALTER TABLE " + name + " ADD PRIMARY KEY (" + columnList(p.columns())
+                                + ")");
+                    } else if (a.constraint() instanceof Unique u) {
+                        createIndex(t, u.name() != null ? u.name() : u.columns().get(0), u.columns(), true,
+                                "INDEX", false);
+                    } else if (a.constraint() instanceof Index i) {
+                        createIndex(t, i.name() != null ? i.name() : i.columns().get(0), i.columns(), false,
+                                i.kind(), false);
+                    } else if (a.constraint() instanceof ForeignKey f) {
+                            if (f.name() == null) {
+                                warnings.add("unnamed foreign key named by the target");
+                                sql.add("ALTER TABLE " + name + " ADD " + foreignKey(t, f, foreignKeys)
+                                        .replaceFirst("^CONSTRAINT \"[^\"]*(\"\"[^\"]*)*\" ", ""));
+                            } else {
+                                sql.add("ALTER TABLE " + name + " ADD " + foreignKey(t, f, foreignKeys));
+                            }
+                    } else if (a.constraint() instanceof Check c) {
+                        warnings.add("CHECK constraint not translated (MySQL expressions)");
+                    }
+            } else if (op instanceof DropPrimaryKey d) {
+                dropPrimaryKey(t);
+            } else if (op instanceof DropIndexOp d) {
+                dropIndex(t, d.name());
+            } else if (op instanceof DropForeignKey d) {
+                sql.add("ALTER TABLE " + name + " DROP CONSTRAINT " + q(fit(d.name())));
+            } else if (op instanceof RenameTo r) {
+                renameLast = r;
+            } else if (op instanceof Ignored i) {
+                    // table options and physical layout: nothing to do on the target
+            }
+        }
+        if (renameLast != null) {
+            rename(t, map(renameLast.table()));
+        }
+    }
+
+    private void modifyColumn(TableName t, ModifyColumn m) {
+        String name = qualified(t);
+        Column c = m.column();
+        if (!m.oldName().equals(c.name())) {
+            renameColumn(t, m.oldName(), c.name());
+        }
+        if (m.after() != null) {
+            warnings.add("column " + c.name() + " keeps its position on the target");
+        }
+        String column = q(c.name());
+        String type = type(c.type(), c.name());
+        if (pg) {
+            sql.add("ALTER TABLE " + name + " ALTER COLUMN " + column + " TYPE " + type + " USING " + column + "::" + type);
+        } else {
+            sql.add("ALTER TABLE " + name + " ALTER COLUMN " + column + " SET DATA TYPE " + type);
+        }
+        boolean notNull = Boolean.FALSE.equals(c.nullable()) || c.primaryKey()
+                || c.nullable() == null && lookup.isPrimaryKeyColumn(t, c.name());
+        sql.add("ALTER TABLE " + name + " ALTER COLUMN " + column + (notNull ? " SET NOT NULL" : " DROP NOT NULL"));
+        String literal = c.defaultValue() == null ? null : defaultLiteral(c.defaultValue(), c.type(), c.name());
+        sql.add("ALTER TABLE " + name + " ALTER COLUMN " + column + (literal == null ? " DROP DEFAULT"
+                : " SET DEFAULT " + literal));
+        if (c.autoIncrement()) {
+            warnings.add("AUTO_INCREMENT of modified column " + c.name() + " not changed on the target");
+        }
+    }
+
+    private void renameColumn(TableName t, String from, String to) {
+        sql.add(pg ? "ALTER TABLE " + qualified(t) + " RENAME COLUMN " + q(from) + " TO " + q(to)
+                : "ALTER TABLE " + qualified(t) + " ALTER COLUMN " + q(from) + " RENAME TO " + q(to));
+    }
+
+    private void rename(TableName from, TableName to) {
+        tables.add(from);
+        tables.add(to);
+        TableName current = from;
+        if (!from.schema().equals(to.schema())) {
+            if (!pg) {
+                throw new DdlSyntaxException("moving a table to another schema is not translated for H2", 0);
+            }
+            sql.add("ALTER TABLE " + qualified(from) + " SET SCHEMA " + q(to.schema()));
+            current = new TableName(to.schema(), from.name());
+        }
+        if (!current.name().equals(to.name())) {
+            sql.add("ALTER TABLE " + qualified(current) + " RENAME TO " + q(to.name()));
+        }
+    }
+
+    private String columnDefinition(Column c) {
+        String type = type(c.type(), c.name());
+        boolean identity = c.autoIncrement() && (type.equals("smallint") || type.equals("integer") || type.equals("bigint")
+                || type.equals("TINYINT") || type.equals("SMALLINT") || type.equals("INTEGER") || type.equals("BIGINT"));
+        if (c.autoIncrement() && !identity) {
+            warnings.add("AUTO_INCREMENT of " + c.name() + " (" + type + ") not translated; the applier writes the "
+                    + "source's values");
+        }
+        StringBuilder sb = new StringBuilder(q(c.name())).append(' ').append(type);
+        if (identity) {
+            sb.append(" GENERATED BY DEFAULT AS IDENTITY");
+        } else if (c.defaultValue() != null) {
+            String literal = defaultLiteral(c.defaultValue(), c.type(), c.name());
+            if (literal != null) {
+                sb.append(" DEFAULT ").append(literal);
+            }
+        }
+        if (Boolean.FALSE.equals(c.nullable()) || c.primaryKey() || identity) {
+            sb.append(" NOT NULL");
+        }
+        return sb.toString();
+    }
+
+    /** The target type for a MySQL type. */
+    String type(DataType t, String column) {
+        Integer p0 = t.param(0);
+        String n = t.name();
+        switch (n) {
+            case "tinyint", "bool", "boolean" -> {
+                return pg ? "smallint" : t.unsigned() ? "SMALLINT" : "TINYINT";
+            }
+            case "smallint" -> {
+                return pg ? (t.unsigned() ? "integer" : "smallint") : (t.unsigned() ? "INTEGER" : "SMALLINT");
+            }
+            case "mediumint", "middleint" -> {
+                return pg ? "integer" : "INTEGER";
+            }
+            case "int", "integer", "int4" -> {
+                return pg ? (t.unsigned() ? "bigint" : "integer") : (t.unsigned() ? "BIGINT" : "INTEGER");
+            }
+            case "bigint", "int8" -> {
+                return pg ? (t.unsigned() ? "numeric(20)" : "bigint") : (t.unsigned() ? "NUMERIC(20)" : "BIGINT");
+            }
+            case "decimal", "numeric", "dec", "fixed" -> {
+                int precision = p0 == null ? 10 : p0;
+                int scale = t.param(1) == null ? 0 : t.param(1);
+                return (pg ? "numeric(" : "NUMERIC(") + precision + "," + scale + ")";
+            }
+            case "float", "float4" -> {
+                boolean dbl = p0 != null && t.params().size() == 1 && p0 > 24;
+                return dbl ? (pg ? "double precision" : "DOUBLE PRECISION") : (pg ? "real" : "REAL");
+            }
+            case "double", "real", "float8" -> {
+                return pg ? "double precision" : "DOUBLE PRECISION";
+            }
+            case "bit" -> {
+                return pg ? "bit(" + (p0 == null ? 1 : p0) + ")" : "BIGINT";
+            }
+            case "char", "varchar" -> {
+                int length = p0 == null ? 1 : p0;
+                return (pg ? "varchar(" : "VARCHAR(") + length + ")";
+            }
+            case "tinytext", "text" -> {
+                return pg ? "text" : "VARCHAR";
+            }
+            case "mediumtext", "longtext" -> {
+                return pg ? "text" : "CLOB";
+            }
+            case "binary", "varbinary" -> {
+                return pg ? "bytea" : "VARBINARY(" + (p0 == null ? 1 : p0) + ")";
+            }
+            case "tinyblob", "blob" -> {
+                return pg ? "bytea" : "VARBINARY";
+            }
+            case "mediumblob", "longblob" -> {
+                return pg ? "bytea" : "BLOB";
+            }
+            case "date" -> {
+                return pg ? "date" : "DATE";
+            }
+            case "datetime" -> {
+                return (pg ? "timestamp(" : "TIMESTAMP(") + (p0 == null ? 0 : p0) + ")";
+            }
+            case "timestamp" -> {
+                return (pg ? "timestamp(" : "TIMESTAMP(") + (p0 == null ? 0 : p0) + ") with time zone";
+            }
+            case "time" -> {
+                return pg ? "interval(" + (p0 == null ? 0 : p0) + ")"
+                        : "INTERVAL HOUR(3) TO SECOND(" + (p0 == null ? 0 : p0) + ")";
+            }
+            case "year" -> {
+                return pg ? "smallint" : "SMALLINT";
+            }
+            case "json" -> {
+                return pg ? "jsonb" : "JSON";
+            }
+            case "enum", "set" -> {
+                return pg ? "text" : "VARCHAR";
+            }
+            case "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
+                    "geometrycollection", "geomcollection" -> {
+                return pg ? "bytea" : "BLOB";
+            }
+            case "uuid" -> {
+                return pg ? "uuid" : "UUID";
+            }
+            case "vector" -> {
+                return pg ? "real[]" : "REAL ARRAY";
+            }
+            default -> throw new DdlSyntaxException("column " + column + " has type " + n + ", which Lanes does not "
+                    + "translate", 0);
+        }
+    }
+
+    /** A DEFAULT literal for the target, or null to drop the default (with a warning). */
+    private String defaultLiteral(DefaultValue v, DataType type, String column) {
+        String typeName = type == null ? "" : type.name();
+        boolean bit = typeName.equals("bit");
+        boolean binary = typeName.endsWith("blob") || typeName.endsWith("binary");
+        switch (v.kind()) {
+            case NULL -> {
+                return "NULL";
+            }
+            case NUMBER -> {
+                if (bit && pg) {
+                    return bitLiteral(Long.toBinaryString(Long.parseLong(v.text())), type);
+                }
+                return v.text();
+            }
+            case BITS -> {
+                if (bit && pg) {
+                    return bitLiteral(v.text(), type);
+                }
+                return Long.toString(Long.parseUnsignedLong(v.text(), 2));
+            }
+            case HEX -> {
+                if (binary) {
+                    return pg ? "'\\x" + v.text() + "'::bytea" : "X'" + v.text() + "'";
+                }
+                return Long.toString(Long.parseUnsignedLong(v.text(), 16));
+            }
+            case CURRENT_TIMESTAMP -> {
+                return "CURRENT_TIMESTAMP";
+            }
+            case STRING -> {
+                String s = v.text();
+                if (s.startsWith("0000-00-00")) {
+                    warnings.add("zero-date default of " + column + " dropped");
+                    return null;
+                }
+                if (bit && pg) {
+                    return bitLiteral(s.chars().allMatch(ch -> ch == '0' || ch == '1') ? s : "0", type);
+                }
+                if (binary) {
+                    String hex = HexFormat.of().formatHex(s.getBytes(StandardCharsets.UTF_8));
+                    return pg ? "'\\x" + hex + "'::bytea" : "X'" + hex + "'";
+                }
+                return stringLiteral(s);
+            }
+            default -> {
+                warnings.add("expression default of " + column + " dropped (the applier writes the source's values)");
+                return null;
+            }
+        }
+    }
+
+    private static String bitLiteral(String bits, DataType type) {
+        int width = type.param(0) == null ? 1 : type.param(0);
+        StringBuilder sb = new StringBuilder(bits);
+        while (sb.length() < width) {
+            sb.insert(0, '0');
+        }
+        return "B'" + sb.substring(sb.length() - width) + "'";
+    }
+
+    /** A string literal safe under any standard_conforming_strings setting (PostgreSQL E'' with escaped backslashes). */
+    private String stringLiteral(String s) {
+        if (pg) {
+            return "E'" + s.replace("\\", "\\\\").replace("'", "''") + "'";
+        }
+        return "'" + s.replace("'", "''") + "'";
+    }
+
+    /** {@code t_i}, shortened with a CRC32 suffix when longer than the target keeps. */
+    String indexName(String table, String index) {
+        return fit(table + "_" + index);
+    }
+
+    private String fit(String name) {
+        int max = dialect.maxIdentifierLength();
+        if (length(name) <= max) {
+            return name;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(name.getBytes(StandardCharsets.UTF_8));
+        String suffix = "_" + String.format("%08x", crc.getValue());
+        StringBuilder prefix = new StringBuilder();
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            String next = prefix + new String(Character.toChars(cp));
+            if (length(next + suffix) > max) {
+                break;
+            }
+            prefix.appendCodePoint(cp);
+            i += Character.charCount(cp);
+        }
+        return prefix + suffix;
+    }
+
+    private int length(String name) {
+        return pg ? name.getBytes(StandardCharsets.UTF_8).length : name.codePointCount(0, name.length());
+    }
+
+    private TableName map(TableName t) {
+        return new TableName(schemaMap.apply(t.schema()), t.name());
+    }
+
+    private String table(TableName source) {
+        TableName t = map(source);
+        tables.add(t);
+        return qualified(t);
+    }
+
+    private String qualified(TableName t) {
+        return dialect.qualify(t.schema(), t.name());
+    }
+
+    private String q(String identifier) {
+        return dialect.quoteIdentifier(identifier);
+    }
+
+    private String columnList(List<String> columns) {
+        List<String> quoted = new ArrayList<>(columns.size());
+        for (String c : columns) {
+            quoted.add(q(c));
+        }
+        return String.join(", ", quoted);
+    }
+}

@@ -1,0 +1,439 @@
+package io.lanes.applier.jdbc;
+
+import io.lanes.applier.Change;
+import io.lanes.applier.RowChange;
+import io.lanes.applier.checkpoint.CheckpointRows;
+import io.lanes.applier.RowImage;
+import io.lanes.applier.SourceTransaction;
+import io.lanes.applier.ddl.SourceStatement;
+import io.lanes.binlog.PartialJsonValue;
+import io.lanes.core.Applier;
+import io.lanes.core.ApplyContext;
+import io.lanes.core.Batch;
+import io.lanes.core.Checkpoint;
+import io.lanes.core.Transaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One worker's applier into a JDBC target: row changes become prepared INSERT/UPDATE/DELETE statements keyed by the
+ * target's row key, consecutive rows with the same statement go in one JDBC batch, statements (DDL) go to the target's
+ * {@link io.lanes.applier.ddl.DdlHandler}, and {@link #commit} writes the worker's checkpoint row in the same target
+ * transaction as the data.
+ *
+ * <p>Threading: as {@link Applier} says, only the worker's thread calls it; it owns one connection (opened on first use,
+ * reopened after a failed rollback) and its prepared statements.
+ *
+ * <p>Statements are executed in source order: a batch is flushed whenever the next row needs a different statement, so
+ * batching never reorders changes. An UPDATE or DELETE that matches no row is a {@link TargetMismatchException} (the
+ * target diverged), checked when the batch is flushed.
+ */
+public final class JdbcApplier implements Applier<SourceTransaction> {
+    private record SqlKey(TargetTable table, RowChange.Kind kind, List<String> columns) {
+    }
+
+    private final JdbcTarget target;
+    private final int workerId;
+    private final ValueBinder binder;
+    private final Map<SqlKey, RowSql> sqlCache = new HashMap<>();
+    private final LinkedHashMap<String, PreparedStatement> statements;
+    private Connection connection;
+
+    private PreparedStatement current;
+    private String currentSql;
+    /**
+     * The checkpoint of a commit whose outcome is unknown (the connection broke while committing: the server may have
+     * committed), and the sequence numbers of its batch; checked on the next apply before anything is applied again.
+     */
+    private Checkpoint unknownOutcome;
+    private final List<Long> unknownOutcomeSequences = new ArrayList<>();
+    /** Transactions of the batch being retried that turned out committed after all: applying them again is skipped. */
+    private final Set<Long> committedAfterAll = new HashSet<>();
+    /**
+     * Statements ({@code position#index}) run in the batch being retried on a target that commits DDL implicitly (MySQL,
+     * H2): they took effect even though the batch's commit failed, so the retry must not run them again.
+     */
+    private final Set<String> implicitlyCommittedDdl = new HashSet<>();
+    /** Statements whose attempt failed on such a target: the server may or may not have run them. */
+    private final Set<String> ddlOutcomeUnknown = new HashSet<>();
+    /** SQLStates of "already exists" and "does not exist" (table, column, index): what re-running a DDL that ran gives. */
+    private static final Set<String> ALREADY_IN_EFFECT_STATES = Set.of("42S01", "42S02", "42S11", "42S12", "42S21", "42S22");
+    /** MySQL/MariaDB codes of the same under other states: database exists/missing, duplicate key name, can't drop. */
+    private static final Set<Integer> ALREADY_IN_EFFECT_MYSQL_CODES = Set.of(1007, 1008, 1061, 1091);
+    /** For each row in the current JDBC batch: what it was, for the error message when it matches no row (null: INSERT). */
+    private final List<String> pendingRows = new ArrayList<>();
+
+    JdbcApplier(JdbcTarget target, int workerId) {
+        this.target = target;
+        this.workerId = workerId;
+        this.binder = new ValueBinder(target.dialect(), target.conversions());
+        int cacheSize = target.statementCacheSize();
+        this.statements = new LinkedHashMap<>(16, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+                if (size() > cacheSize && eldest.getValue() != current) {
+                    closeQuietly(eldest.getValue());
+                    return true;
+                }
+                return false;
+            }
+        };
+    }
+
+    @Override
+    public void apply(Transaction<SourceTransaction> txn, ApplyContext context) throws Exception {
+        Connection c = connection();
+        if (unknownOutcome != null) {
+            resolveUnknownOutcome(c);
+        }
+        SourceTransaction source = txn.payload();
+        if (committedAfterAll.contains(context.sequence())) {
+            if (context.endOfBatch()) {
+                flush();
+            }
+            return;
+        }
+        int index = 0;
+        for (Change change : source.changes()) {
+            index++;
+            if (change instanceof RowChange row) {
+                applyRow(c, row, source);
+            } else if (change instanceof SourceStatement statement) {
+                flush();
+                String key = source.position() + "#" + index;
+                if (implicitlyCommittedDdl.contains(key)) {
+                    continue;
+                }
+                boolean implicitCommit = target.dialect().kind() != Dialect.Kind.POSTGRESQL;
+                try {
+                    target.ddlHandler().apply(c, statement);
+                } catch (SQLException e) {
+                    if (implicitCommit && ddlOutcomeUnknown.contains(key) && alreadyInEffect(e)) {
+                        // An earlier attempt ran it before its connection broke; the target already has it.
+                        implicitlyCommittedDdl.add(key);
+                        sqlCache.clear();
+                        closeStatements();
+                        continue;
+                    }
+                    if (implicitCommit) {
+                        // The server may have run (and committed) it before the failure reached us.
+                        ddlOutcomeUnknown.add(key);
+                    }
+                    throw e;
+                }
+                if (implicitCommit) {
+                    implicitlyCommittedDdl.add(key);
+                }
+                // DDL may have changed any table this worker prepared statements for.
+                sqlCache.clear();
+                closeStatements();
+            } else {
+                throw new IllegalArgumentException("unknown change type " + change.getClass().getName() + " at "
+                        + source.position());
+            }
+        }
+        if (context.endOfBatch()) {
+            flush();
+        }
+    }
+
+    private void applyRow(Connection c, RowChange row, SourceTransaction source) throws SQLException {
+        String sourceSchema = row.table().schema();
+        if (!target.mapping().includesTable(sourceSchema, row.table().table())) {
+            return;
+        }
+        TargetTable table = target.catalog().table(c, target.mapping().targetSchema(sourceSchema), row.table().table());
+        switch (row.kind()) {
+            case INSERT -> {
+                RowSql sql = sql(table, RowChange.Kind.INSERT, row.after().columns());
+                PreparedStatement ps = statementFor(sql);
+                bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.after(), row, source);
+                addBatch(ps, null);
+            }
+            case UPDATE -> {
+                RowImage afterImage = resolvePartialJson(c, table, row, source);
+                if (afterImage != row.after()) {
+                    row = RowChange.update(row.table(), row.before(), afterImage);
+                }
+                List<String> set = row.after().columns();
+                RowSql sql = sql(table, RowChange.Kind.UPDATE, set);
+                PreparedStatement ps = statementFor(sql);
+                bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
+                bindImage(ps, set.size() + 1, sql.parameters(), set.size(), sql.parameters().size(), row.before(), row,
+                        source);
+                addBatch(ps, describe(row, sql, source));
+            }
+            case DELETE -> {
+                RowSql sql = sql(table, RowChange.Kind.DELETE, List.of());
+                PreparedStatement ps = statementFor(sql);
+                bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.before(), row, source);
+                addBatch(ps, describe(row, sql, source));
+            }
+        }
+    }
+
+    /**
+     * The after image with every partial JSON value (MySQL PARTIAL_UPDATE_ROWS whose before image lacked the document)
+     * applied to the document as the target holds it, read by the row's key in the open transaction.
+     */
+    private RowImage resolvePartialJson(Connection c, TargetTable table, RowChange row, SourceTransaction source)
+            throws SQLException {
+        RowImage after = row.after();
+        Object[] values = null;
+        for (int i = 0; i < after.values().length; i++) {
+            if (!(after.values()[i] instanceof PartialJsonValue partial)) {
+                continue;
+            }
+            flush(); // the row may have been changed by a batched statement of this transaction
+            String column = after.columns().get(i);
+            RowSql select = target.dialect().select(table, List.of(column));
+            String document;
+            try (PreparedStatement ps = c.prepareStatement(select.sql())) {
+                bindImage(ps, 1, select.parameters(), 0, select.parameters().size(), row.before(), row, source);
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new TargetMismatchException(describe(row, select, source) + ": the row holding the JSON "
+                                + "document for a partial update is not on the target");
+                    }
+                    document = rs.getString(1);
+                }
+            }
+            if (document == null) {
+                throw new TargetMismatchException(describe(row, select, source) + ": column " + column
+                        + " is NULL on the target, so the partial JSON update has no document to change");
+            }
+            if (values == null) {
+                values = after.values().clone();
+            }
+            values[i] = partial.applyTo(document);
+        }
+        return values == null ? after : new RowImage(after.columns(), values);
+    }
+
+    private RowSql sql(TargetTable table, RowChange.Kind kind, List<String> columns) {
+        SqlKey key = new SqlKey(table, kind, columns);
+        RowSql sql = sqlCache.get(key);
+        if (sql == null) {
+            Dialect d = target.dialect();
+            sql = switch (kind) {
+                case INSERT -> d.insert(table, columns);
+                case UPDATE -> d.update(table, columns);
+                case DELETE -> d.delete(table);
+            };
+            sqlCache.put(key, sql);
+        }
+        return sql;
+    }
+
+    private void bindImage(PreparedStatement ps, int firstIndex, List<TargetColumn> params, int from, int to, RowImage image,
+            RowChange row, SourceTransaction source) throws SQLException {
+        for (int i = from; i < to; i++) {
+            TargetColumn column = params.get(i);
+            int at = image.indexOf(column.name());
+            if (at < 0) {
+                throw new TargetMismatchException(row.kind() + " of " + row.table() + " at " + source.position()
+                        + ": the row image lacks column " + column.name() + ", which the target's row key needs"
+                        + " (log with binlog_row_image=FULL, or give the target table the source's primary key)");
+            }
+            binder.bind(ps, firstIndex + i - from, column, image.values()[at]);
+        }
+    }
+
+    private PreparedStatement statementFor(RowSql sql) throws SQLException {
+        if (sql.sql().equals(currentSql)) {
+            return current;
+        }
+        flush();
+        PreparedStatement ps = statements.get(sql.sql());
+        if (ps == null) {
+            ps = connection.prepareStatement(sql.sql());
+            statements.put(sql.sql(), ps);
+        }
+        current = ps;
+        currentSql = sql.sql();
+        return ps;
+    }
+
+    private void addBatch(PreparedStatement ps, String description) throws SQLException {
+        ps.addBatch();
+        pendingRows.add(description);
+    }
+
+    /** Executes the pending JDBC batch and checks that every UPDATE and DELETE found its row. */
+    private void flush() throws SQLException {
+        if (current == null || pendingRows.isEmpty()) {
+            return;
+        }
+        int[] counts;
+        try {
+            counts = current.executeBatch();
+        } finally {
+            current.clearBatch();
+        }
+        List<String> rows = new ArrayList<>(pendingRows);
+        pendingRows.clear();
+        for (int i = 0; i < counts.length && i < rows.size(); i++) {
+            if (rows.get(i) != null && counts[i] == 0) {
+                throw new TargetMismatchException(rows.get(i) + " matched no row on the target: the target diverged "
+                        + "from the source");
+            }
+        }
+    }
+
+    private static String describe(RowChange row, RowSql sql, SourceTransaction source) {
+        StringBuilder key = new StringBuilder();
+        for (TargetColumn c : sql.keyColumns()) {
+            int at = row.before().indexOf(c.name());
+            Object v = at < 0 ? "?" : row.before().values()[at];
+            String shown = v instanceof byte[] b ? "byte[" + b.length + "]" : String.valueOf(v);
+            key.append(key.isEmpty() ? "" : ", ").append(c.name()).append('=')
+                    .append(shown.length() > 40 ? shown.substring(0, 37) + "..." : shown);
+        }
+        return row.kind() + " of " + row.table() + " (" + key + ") at " + source.position();
+    }
+
+    @Override
+    public void commit(Batch<SourceTransaction> batch, Checkpoint checkpoint) throws Exception {
+        Connection c = connection();
+        flush();
+        target.checkpointTable().write(c, CheckpointRows.toRow(target.pipeline(), checkpoint, Instant.now()));
+        try {
+            c.commit();
+        } catch (SQLException e) {
+            unknownOutcome = checkpoint;
+            unknownOutcomeSequences.clear();
+            for (int i = 0; i < batch.size(); i++) {
+                unknownOutcomeSequences.add(batch.sequence(i));
+            }
+            throw e;
+        }
+        unknownOutcome = null;
+        committedAfterAll.clear();
+        implicitlyCommittedDdl.clear();
+        ddlOutcomeUnknown.clear();
+    }
+
+    private boolean alreadyInEffect(SQLException e) {
+        return ALREADY_IN_EFFECT_STATES.contains(e.getSQLState())
+                || (target.dialect().kind() == Dialect.Kind.MYSQL && ALREADY_IN_EFFECT_MYSQL_CODES.contains(e.getErrorCode()));
+    }
+
+    /**
+     * After a commit that failed with the connection: this worker's checkpoint row tells whether the server committed
+     * it (the row is written in the same transaction). If it did, the batch's transactions are not applied again.
+     */
+    private void resolveUnknownOutcome(Connection c) throws SQLException {
+        Checkpoint saved = null;
+        for (io.lanes.applier.checkpoint.CheckpointRow row : target.checkpointTable().read(c, target.pipeline())) {
+            if (row.workerId() == workerId) {
+                saved = CheckpointRows.fromRow(row);
+            }
+        }
+        c.commit();
+        if (unknownOutcome.equals(saved)) {
+            committedAfterAll.addAll(unknownOutcomeSequences);
+        }
+        unknownOutcome = null;
+    }
+
+    @Override
+    public void rollback(Batch<SourceTransaction> batch) throws Exception {
+        pendingRows.clear();
+        if (current != null) {
+            try {
+                current.clearBatch();
+            } catch (SQLException ignored) {
+                // the connection may be gone; it is reopened below
+            }
+        }
+        current = null;
+        currentSql = null;
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            // A broken connection: start afresh on the next apply (the target rolls the transaction back itself).
+            closeConnection();
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection != null && connection.isClosed()) {
+            // The server ended the session (killed, restarted): some drivers ignore the rollback on such a connection
+            // instead of failing it, so check here, before every use, and start afresh.
+            closeConnection();
+        }
+        if (connection == null) {
+            Connection c = target.connections().open();
+            try {
+                target.dialect().initSession(c);
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+            connection = c;
+        }
+        return connection;
+    }
+
+    private void closeStatements() {
+        for (PreparedStatement ps : statements.values()) {
+            closeQuietly(ps);
+        }
+        statements.clear();
+        current = null;
+        currentSql = null;
+    }
+
+    private void closeConnection() {
+        closeStatements();
+        sqlCache.clear();
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // closing a broken connection
+            }
+            connection = null;
+        }
+    }
+
+    private static void closeQuietly(Statement s) {
+        try {
+            s.close();
+        } catch (SQLException ignored) {
+            // nothing to do
+        }
+    }
+
+    @Override
+    public void close() {
+        if (connection != null) {
+            try {
+                connection.rollback();
+            } catch (SQLException ignored) {
+                // closing anyway
+            }
+        }
+        closeConnection();
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcApplier[worker " + workerId + ", " + target + "]";
+    }
+}

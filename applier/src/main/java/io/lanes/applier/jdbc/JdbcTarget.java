@@ -1,0 +1,164 @@
+package io.lanes.applier.jdbc;
+
+import io.lanes.applier.SchemaMapping;
+import io.lanes.applier.SourceTransaction;
+import io.lanes.applier.checkpoint.JdbcCheckpointTable;
+import io.lanes.applier.ddl.DdlHandler;
+import io.lanes.applier.internal.JdbcCheckpointStore;
+import io.lanes.core.ApplierFactory;
+import io.lanes.core.CheckpointStore;
+import java.util.Objects;
+
+/**
+ * A JDBC target and how to apply to it: the shared part of every worker's {@link JdbcApplier}. Immutable and
+ * thread-safe (the catalog it shares is thread-safe).
+ *
+ * <pre>{@code
+ * JdbcTarget target = JdbcTarget.builder(ConnectionFactory.of(url, props), Dialect.forJdbcUrl(url)).pipeline("main").build();
+ * Engine<SourceTransaction> engine = Engine.builder(target.applierFactory())
+ *         .checkpointStore(target.checkpointStore()).workers(8).build();
+ * }</pre>
+ */
+public final class JdbcTarget {
+    private final ConnectionFactory connections;
+    private final Dialect dialect;
+    private final SchemaMapping mapping;
+    private final ConversionOptions conversions;
+    private final TargetCatalog catalog;
+    private final DdlHandler ddlHandler;
+    private final JdbcCheckpointTable checkpointTable;
+    private final String pipeline;
+    private final int statementCacheSize;
+
+    private JdbcTarget(Builder b) {
+        connections = b.connections;
+        dialect = b.dialect;
+        mapping = b.mapping;
+        conversions = b.conversions;
+        catalog = new TargetCatalog(dialect);
+        ddlHandler = b.ddlHandler != null ? b.ddlHandler : DdlHandler.forDialect(dialect, mapping, catalog);
+        checkpointTable = b.checkpointTable != null ? b.checkpointTable : new JdbcCheckpointTable(dialect);
+        pipeline = b.pipeline;
+        statementCacheSize = b.statementCacheSize;
+    }
+
+    public static Builder builder(ConnectionFactory connections, Dialect dialect) {
+        return new Builder(connections, dialect);
+    }
+
+    /** Creates one {@link JdbcApplier} per worker. */
+    public ApplierFactory<SourceTransaction> applierFactory() {
+        return workerId -> new JdbcApplier(this, workerId);
+    }
+
+    /**
+     * The checkpoint store that goes with the appliers: {@code load} reads the {@code lanes_checkpoint} rows of this
+     * pipeline (creating the table when absent), worker checkpoints are written by the appliers inside their commits, the
+     * engine's low-water mark on a connection of the store's own.
+     */
+    public CheckpointStore checkpointStore() {
+        return new JdbcCheckpointStore(connections, dialect, checkpointTable, pipeline);
+    }
+
+    public ConnectionFactory connections() {
+        return connections;
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public SchemaMapping mapping() {
+        return mapping;
+    }
+
+    public ConversionOptions conversions() {
+        return conversions;
+    }
+
+    public TargetCatalog catalog() {
+        return catalog;
+    }
+
+    public DdlHandler ddlHandler() {
+        return ddlHandler;
+    }
+
+    public JdbcCheckpointTable checkpointTable() {
+        return checkpointTable;
+    }
+
+    public String pipeline() {
+        return pipeline;
+    }
+
+    int statementCacheSize() {
+        return statementCacheSize;
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcTarget[" + dialect + ", " + connections + ", pipeline=" + pipeline + "]";
+    }
+
+    /** Not thread-safe. */
+    public static final class Builder {
+        private final ConnectionFactory connections;
+        private final Dialect dialect;
+        private SchemaMapping mapping = SchemaMapping.identity();
+        private ConversionOptions conversions = ConversionOptions.DEFAULTS;
+        private DdlHandler ddlHandler;
+        private JdbcCheckpointTable checkpointTable;
+        private String pipeline = "default";
+        private int statementCacheSize = 256;
+
+        private Builder(ConnectionFactory connections, Dialect dialect) {
+            this.connections = Objects.requireNonNull(connections, "connections");
+            this.dialect = Objects.requireNonNull(dialect, "dialect");
+        }
+
+        public Builder mapping(SchemaMapping mapping) {
+            this.mapping = Objects.requireNonNull(mapping, "mapping");
+            return this;
+        }
+
+        public Builder conversions(ConversionOptions conversions) {
+            this.conversions = Objects.requireNonNull(conversions, "conversions");
+            return this;
+        }
+
+        /** Replaces the dialect's default {@link DdlHandler}. */
+        public Builder ddlHandler(DdlHandler handler) {
+            this.ddlHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /** Where checkpoints live; default {@code lanes.lanes_checkpoint}. */
+        public Builder checkpointTable(JdbcCheckpointTable table) {
+            this.checkpointTable = Objects.requireNonNull(table, "table");
+            return this;
+        }
+
+        /** The name of this pipeline's checkpoint rows (several pipelines may share a target), 1..64 characters. */
+        public Builder pipeline(String name) {
+            if (name == null || name.isEmpty() || name.length() > 64) {
+                throw new IllegalArgumentException("pipeline name must be 1..64 characters");
+            }
+            this.pipeline = name;
+            return this;
+        }
+
+        /** Prepared statements kept open per worker connection; default 256. */
+        public Builder statementCacheSize(int size) {
+            if (size < 1) {
+                throw new IllegalArgumentException("statement cache size < 1");
+            }
+            this.statementCacheSize = size;
+            return this;
+        }
+
+        public JdbcTarget build() {
+            return new JdbcTarget(this);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.lanes.applier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lanes.applier.ddl.SourceStatement;
+import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.TransactionReader;
+import io.lanes.core.LogicalClock;
+import io.lanes.core.Transaction;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The bridge on the real types-full-metadata fixture: positions with the GTID state, barriers for DDL, MariaDB commit
+ * ids, row changes by column name, and write keys that make a child row conflict with its parent through the foreign
+ * key.
+ */
+class BinlogBridgeTest {
+    @TempDir
+    Path temp;
+
+    /** The fixture's tables as the target would describe them (what CatalogTableMetadata reads from a real target). */
+    static final class FixtureShapes implements TableMetadata {
+        @Override
+        public TableShape shape(String schema, String table) {
+            TableShape.Key customersPk = new TableShape.Key(TableShape.PRIMARY, List.of("id"));
+            return switch (table) {
+                case "customers" -> new TableShape(List.of(), List.of(customersPk,
+                        new TableShape.Key("email", List.of("email"))), List.of());
+                case "orders" -> new TableShape(List.of(), List.of(new TableShape.Key(TableShape.PRIMARY, List.of("id"))),
+                        List.of(new TableShape.ForeignKey(List.of("customer_id"), new TableRef(schema, "customers"),
+                                customersPk)));
+                case "weird name" -> new TableShape(List.of(), List.of(new TableShape.Key(TableShape.PRIMARY,
+                        List.of("select"))), List.of());
+                default -> null;
+            };
+        }
+
+        @Override
+        public void invalidate() {
+        }
+    }
+
+    @Test
+    void fixtureTransactionsBecomeCoreTransactions() throws Exception {
+        Path binlog = temp.resolve("types-full-metadata.000001");
+        try (InputStream in = getClass().getResourceAsStream(FixtureApplyTest.FIXTURE)) {
+            assertNotNull(in);
+            Files.copy(in, binlog);
+        }
+        BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), new FixtureShapes());
+        List<Transaction<SourceTransaction>> out = new ArrayList<>();
+        try (TransactionReader reader = TransactionReader.open(binlog)) {
+            BinlogTransaction t;
+            while ((t = reader.next()) != null) {
+                out.add(bridge.convert(t));
+            }
+        }
+        // Every position parses back, offsets grow, and the GTID state follows MariaDB's domain 0.
+        long previous = -1;
+        for (Transaction<SourceTransaction> t : out) {
+            SourcePosition p = SourcePosition.parse(t.position());
+            assertEquals("types-full-metadata.000001", p.file());
+            assertTrue(p.offset() > previous);
+            previous = p.offset();
+            assertTrue(p.gtidState().matches("0-\\d+-\\d+"), p.gtidState());
+            assertEquals(LogicalClock.Kind.GROUP_COMMIT, t.logicalClock().kind());
+        }
+
+        Transaction<SourceTransaction> createCustomers = find(out, "CREATE TABLE customers");
+        assertTrue(createCustomers.isBarrier());
+        SourceStatement ddl = (SourceStatement) createCustomers.payload().changes().get(0);
+        assertEquals("shop", ddl.defaultSchema());
+        assertNotNull(ddl.timestamp());
+
+        Transaction<SourceTransaction> insertCustomers = rows(out, "customers", RowChange.Kind.INSERT);
+        RowChange first = (RowChange) insertCustomers.payload().changes().get(0);
+        assertEquals(new TableRef("shop", "customers"), first.table());
+        assertEquals("a@x.io", first.after().value("email"));
+        assertEquals(new BigDecimal("12.50"), first.after().value("balance"));
+        assertFalse(insertCustomers.isBarrier());
+        assertEquals(List.of("shop"), insertCustomers.partitionKeys());
+        assertEquals(6, insertCustomers.writeKeyCount(), "3 rows x (PRIMARY, email)");
+
+        // INSERT INTO orders (4, customer 3): its foreign key adds customers' PRIMARY key 3, the key the customers insert
+        // wrote, so the two conflict although they touch different tables.
+        Transaction<SourceTransaction> order4 = out.stream().filter(t -> t.payload().changes().size() == 1
+                && t.payload().changes().get(0) instanceof RowChange r && r.table().table().equals("orders")
+                && r.kind() == RowChange.Kind.INSERT).findFirst().orElseThrow();
+        assertEquals(4L, ((RowChange) order4.payload().changes().get(0)).after().value("id"));
+        Set<Long> customersKeys = keys(insertCustomers);
+        Set<Long> order4Keys = keys(order4);
+        assertEquals(2, order4Keys.size(), "orders PRIMARY 4 and customers PRIMARY 3");
+        order4Keys.retainAll(customersKeys);
+        assertEquals(1, order4Keys.size(), "shares exactly the parent's key");
+
+        // The weird table's rows are keyed by its `select` column.
+        Transaction<SourceTransaction> weird = rows(out, "weird name", RowChange.Kind.INSERT);
+        assertEquals(2, weird.writeKeyCount());
+    }
+
+    @Test
+    void unknownTableLeavesNoWriteKeysSoTheWritesetSchedulerRunsItAlone() throws Exception {
+        Path binlog = temp.resolve("types-full-metadata.000001");
+        try (InputStream in = getClass().getResourceAsStream(FixtureApplyTest.FIXTURE)) {
+            Files.copy(in, binlog);
+        }
+        BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), TableMetadata.none());
+        try (TransactionReader reader = TransactionReader.open(binlog)) {
+            BinlogTransaction t;
+            while ((t = reader.next()) != null) {
+                Transaction<SourceTransaction> c = bridge.convert(t);
+                assertEquals(0, c.writeKeyCount(), c.toString());
+            }
+        }
+    }
+
+    @Test
+    void writeKeysNormaliseAsCaseAndAccentInsensitiveCollationsCompare() {
+        io.lanes.applier.internal.WriteKeyHasher h = new io.lanes.applier.internal.WriteKeyHasher();
+        Map<String, Object[]> equal = Map.of(
+                "case and pad", new Object[] {"Ann ", "ann"},
+                "accents", new Object[] {"Bjørn Émile", "bjørn emile"},
+                "integer widths", new Object[] {1, 1L},
+                "decimal scale", new Object[] {new BigDecimal("1.50"), new BigDecimal("1.5")},
+                "binary pad", new Object[] {new byte[] {1, 0}, new byte[] {1}});
+        for (Map.Entry<String, Object[]> e : equal.entrySet()) {
+            long a = h.start("PRIMARY", "s", "t").value(e.getValue()[0]).finish();
+            long b = h.start("PRIMARY", "s", "t").value(e.getValue()[1]).finish();
+            assertEquals(a, b, e.getKey());
+        }
+        long base = h.start("PRIMARY", "s", "t").value(1).finish();
+        assertFalse(base == h.start("PRIMARY", "s", "u").value(1).finish(), "table is part of the key");
+        assertFalse(base == h.start("email", "s", "t").value(1).finish(), "index name is part of the key");
+        assertFalse(base == h.start("PRIMARY", "s", "t").value(2).finish());
+        assertFalse(h.start("PRIMARY", "s", "t").value("a").value("bc").finish()
+                == h.start("PRIMARY", "s", "t").value("ab").value("c").finish(), "parts are separated");
+    }
+
+    private static Transaction<SourceTransaction> find(List<Transaction<SourceTransaction>> out, String sqlStart) {
+        return out.stream().filter(t -> t.payload().changes().stream().anyMatch(c -> c instanceof SourceStatement s
+                && s.sql().startsWith(sqlStart))).findFirst().orElseThrow();
+    }
+
+    private static Transaction<SourceTransaction> rows(List<Transaction<SourceTransaction>> out, String table,
+            RowChange.Kind kind) {
+        return out.stream().filter(t -> !t.payload().changes().isEmpty() && t.payload().changes().get(0) instanceof RowChange r
+                && r.table().table().equals(table) && r.kind() == kind).findFirst().orElseThrow();
+    }
+
+    private static Set<Long> keys(Transaction<SourceTransaction> t) {
+        return new HashSet<>(Arrays.stream(t.writeKeys()).boxed().toList());
+    }
+}

@@ -1,0 +1,208 @@
+package io.lanes.applier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lanes.core.CommitOrder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+/** The configuration: defaults as documented, Properties keys, validation, and a password that never shows. */
+class LanesConfigTest {
+
+    private static LanesBuilder minimal() {
+        return Lanes.builder().source(Path.of("a.000001")).target("jdbc:h2:mem:x");
+    }
+
+    @Test
+    void builderDefaultsAreTheDocumentedOptionDefaults() {
+        LanesConfig built = minimal().buildConfig();
+        // Parse every documented default through the Properties path: the result must equal the builder's defaults.
+        Properties p = new Properties();
+        p.setProperty("lanes.source.files", "a.000001");
+        p.setProperty("lanes.target.url", "jdbc:h2:mem:x");
+        for (LanesConfig.Option o : LanesConfig.Option.values()) {
+            boolean liveOnly = o.key().startsWith("lanes.source.") && o != LanesConfig.Option.VERIFY_CHECKSUMS;
+            if (!o.defaultValue().startsWith("(") && !liveOnly) {
+                p.setProperty(o.key(), o.defaultValue());
+            }
+        }
+        LanesConfig parsed = LanesConfig.fromProperties(p);
+        assertEquals(built.toString(), parsed.toString());
+        assertEquals(built.workers(), parsed.workers());
+        assertEquals(built.commitOrder(), parsed.commitOrder());
+        assertEquals(built.blockCommit(), parsed.blockCommit());
+        assertEquals(built.checkpointGroupSize(), parsed.checkpointGroupSize());
+        assertEquals(built.checkpointPeriod(), parsed.checkpointPeriod());
+        assertEquals(built.queueBudgetBytes(), parsed.queueBudgetBytes());
+        assertEquals(built.workerQueueCapacity(), parsed.workerQueueCapacity());
+        assertEquals(built.retries(), parsed.retries());
+        assertEquals(built.schedulerKind(), parsed.schedulerKind());
+        assertEquals(built.verifyChecksums(), parsed.verifyChecksums());
+        assertEquals(built.h2MysqlMode(), parsed.h2MysqlMode());
+        assertEquals(built.pipeline(), parsed.pipeline());
+        assertEquals(built.checkpointSchema() + "." + built.checkpointTable(),
+                LanesConfig.Option.CHECKPOINT_TABLE.defaultValue());
+    }
+
+    @Test
+    void everyPropertyKeyIsRead() {
+        Properties p = new Properties();
+        p.setProperty("lanes.source.files", "x/a.000001, x/a.000002.gz");
+        p.setProperty("lanes.source.verify-checksums", "false");
+        p.setProperty("lanes.target.url", "jdbc:postgresql://h/db?ssl=true");
+        p.setProperty("lanes.target.user", "lanes");
+        p.setProperty("lanes.target.password-env", "SOME_VAR");
+        p.setProperty("lanes.target.h2-mysql-mode", "false");
+        p.setProperty("lanes.target.pipeline", "p1");
+        p.setProperty("lanes.target.checkpoint-table", "meta.ckpt");
+        p.setProperty("lanes.schema.rename", "db1=copy1, db2=copy2");
+        p.setProperty("lanes.schema.include", "db*");
+        p.setProperty("lanes.schema.exclude", "db3");
+        p.setProperty("lanes.scheduler", "logical-clock");
+        p.setProperty("lanes.workers", "16");
+        p.setProperty("lanes.commit-order", "partition");
+        p.setProperty("lanes.block-commit", "8");
+        p.setProperty("lanes.checkpoint.group-size", "100");
+        p.setProperty("lanes.checkpoint.period-ms", "50");
+        p.setProperty("lanes.queue.budget-bytes", "1000000");
+        p.setProperty("lanes.queue.worker-capacity", "10");
+        p.setProperty("lanes.retries", "3");
+        p.setProperty("lanes.apply-delay-seconds", "90");
+        p.setProperty("unrelated.key", "ignored");
+        LanesConfig c = LanesConfig.fromProperties(p);
+        assertEquals(java.util.List.of(Path.of("x/a.000001"), Path.of("x/a.000002.gz")), c.sourceFiles());
+        assertFalse(c.verifyChecksums());
+        assertEquals("lanes", c.targetUser());
+        assertTrue(c.hasTargetPassword());
+        assertFalse(c.h2MysqlMode());
+        assertEquals("p1", c.pipeline());
+        assertEquals("meta", c.checkpointSchema());
+        assertEquals("ckpt", c.checkpointTable());
+        assertEquals("copy1", c.mapping().targetSchema("db1"));
+        assertEquals("copy2", c.mapping().targetSchema("db2"));
+        assertTrue(c.mapping().includesSchema("db1"));
+        assertFalse(c.mapping().includesSchema("db3"));
+        assertFalse(c.mapping().includesSchema("other"));
+        assertEquals(LanesConfig.SchedulerKind.LOGICAL_CLOCK, c.schedulerKind());
+        assertEquals(16, c.workers());
+        assertEquals(CommitOrder.PER_PARTITION, c.commitOrder());
+        assertEquals(8, c.blockCommit());
+        assertEquals(100, c.checkpointGroupSize());
+        assertEquals(Duration.ofMillis(50), c.checkpointPeriod());
+        assertEquals(1_000_000, c.queueBudgetBytes());
+        assertEquals(10, c.workerQueueCapacity());
+        assertEquals(3, c.retries());
+        assertEquals(Duration.ofSeconds(90), c.applyDelay());
+        // Every documented key is used here or in the live-source test: a new option must be added to a test too.
+        for (LanesConfig.Option o : LanesConfig.Option.values()) {
+            assertTrue(p.containsKey(o.key()) || o.key().startsWith("lanes.source.") && !o.key().contains("files")
+                    && !o.key().contains("verify"), o.key());
+        }
+    }
+
+    @Test
+    void liveSourceKeysAreRead() {
+        Properties p = new Properties();
+        p.setProperty("lanes.source.server", "db1.example:3307");
+        p.setProperty("lanes.source.user", "repl");
+        p.setProperty("lanes.source.password-env", "REPL_PASSWORD");
+        p.setProperty("lanes.source.server-id", "77");
+        p.setProperty("lanes.source.start", "mariadb-gtid:0-1-100");
+        p.setProperty("lanes.target.url", "jdbc:h2:mem:x");
+        LanesConfig c = LanesConfig.fromProperties(p);
+        assertTrue(c.hasLiveSource());
+        assertTrue(c.sourceFiles().isEmpty());
+        assertEquals("mariadb-gtid:0-1-100", c.sourceStart().toString());
+        assertTrue(c.sourceDescription().contains("db1.example:3307"), c.sourceDescription());
+        for (LanesConfig.Option o : LanesConfig.Option.values()) {
+            if (o.key().startsWith("lanes.source.") && !o.key().contains("files") && !o.key().contains("verify")) {
+                assertTrue(p.containsKey(o.key()), o.key());
+            }
+        }
+        p.setProperty("lanes.source.files", "a.000001");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p));
+        assertTrue(e.getMessage().contains("choose one"), e.getMessage());
+        p.remove("lanes.source.files");
+        p.setProperty("lanes.source.start", "somewhere");
+        e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p));
+        assertTrue(e.getMessage().contains("lanes.source.start"), e.getMessage());
+    }
+
+    @Test
+    void aCheckpointedPositionResumesByGtidWhenItHasOne() {
+        assertEquals("mariadb-gtid:0-1-55,1-2-7", Lanes.resumePosition("bin.000002:1234 gtid=0-1-55,1-2-7").toString());
+        assertEquals("mysql-gtid:3e11fa47-71ca-11e1-9e33-c80aa9429562:1-42",
+                Lanes.resumePosition("bin.000002:1234 gtid=3e11fa47-71ca-11e1-9e33-c80aa9429562:1-42").toString());
+        assertEquals("file:bin.000002:1234", Lanes.resumePosition("bin.000002:1234").toString());
+    }
+
+    @Test
+    void badKeysAndValuesNameTheKey() {
+        Properties p = new Properties();
+        p.setProperty("lanes.source.files", "a");
+        p.setProperty("lanes.target.url", "jdbc:h2:mem:x");
+        p.setProperty("lanes.worker", "4");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p));
+        assertTrue(e.getMessage().contains("lanes.worker") && e.getMessage().contains("lanes.workers"), e.getMessage());
+
+        p.remove("lanes.worker");
+        p.setProperty("lanes.workers", "-1");
+        e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p));
+        assertTrue(e.getMessage().contains("lanes.workers"), e.getMessage());
+
+        p.setProperty("lanes.workers", "four");
+        e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p));
+        assertTrue(e.getMessage().contains("lanes.workers") && e.getMessage().contains("four"), e.getMessage());
+
+        p.setProperty("lanes.workers", "4");
+        p.setProperty("lanes.scheduler", "fastest");
+        e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p));
+        assertTrue(e.getMessage().contains("writeset") && e.getMessage().contains("fastest"), e.getMessage());
+
+        p.setProperty("lanes.scheduler", "schema");
+        p.setProperty("lanes.target.url", "jdbc:oracle:thin:scott/tiger@db");
+        e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p));
+        assertTrue(e.getMessage().contains("jdbc:oracle"), e.getMessage());
+        assertFalse(e.getMessage().contains("tiger"), "a URL may hold credentials: " + e.getMessage());
+    }
+
+    @Test
+    void aConfigurationNeedsASourceAndExactlyOneTarget() {
+        assertThrows(IllegalArgumentException.class, () -> Lanes.builder().target("jdbc:h2:mem:x").buildConfig());
+        assertThrows(IllegalArgumentException.class, () -> Lanes.builder().source(Path.of("a")).buildConfig());
+        assertThrows(IllegalArgumentException.class, () -> minimal().workers(-1));
+        assertThrows(IllegalArgumentException.class, () -> minimal().blockCommit(0));
+        assertThrows(IllegalArgumentException.class, () -> minimal().checkpointGroupSize(1));
+        assertThrows(IllegalArgumentException.class, () -> minimal().commitOrder("sometimes"));
+        assertEquals(CommitOrder.NONE, minimal().commitOrder("none").buildConfig().commitOrder());
+    }
+
+    @Test
+    void thePasswordNeverShowsAndTheCallersArrayMayBeWiped() {
+        char[] secret = "s3cr3t-Pa55".toCharArray();
+        LanesBuilder b = minimal().targetUser("u").targetPassword(secret);
+        Arrays.fill(secret, 'x');
+        LanesConfig c = b.buildConfig();
+        assertTrue(c.hasTargetPassword());
+        assertFalse(c.toString().contains("s3cr3t"), c.toString());
+        assertFalse(c.toString().contains("xxxx"), c.toString());
+        // The builder kept its own copy: the caller wiping its array does not change what is sent.
+        assertEquals("s3cr3t-Pa55", new String(c.targetPassword.get()));
+        assertNull(minimal().buildConfig().targetUser());
+    }
+
+    @Test
+    void targetDescriptionDropsUrlParameters() {
+        LanesConfig c = Lanes.builder().source(Path.of("a")).target("jdbc:postgresql://h/db?user=u&password=pw")
+                .buildConfig();
+        assertEquals("jdbc:postgresql://h/db...", c.targetDescription());
+        assertFalse(c.toString().contains("pw"), c.toString());
+    }
+}

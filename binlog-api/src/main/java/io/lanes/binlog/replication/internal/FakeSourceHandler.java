@@ -1,0 +1,730 @@
+package io.lanes.binlog.replication.internal;
+
+import static io.lanes.binlog.replication.internal.Protocol.*;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.CRC32;
+import javax.crypto.Cipher;
+
+/**
+ * One connection of the fake source, on its event loop: handshake and authentication (mysql_native_password,
+ * caching_sha2_password fast and full paths, auth switch), the replica setup statements, COM_REGISTER_SLAVE, then the
+ * binlog dump: a fake ROTATE, the FORMAT_DESCRIPTION (with log_pos 0 when starting after it), the files' events as
+ * stored, and heartbeats once everything was sent. Writes only while the channel is writable, so a slow client slows the
+ * fake down instead of filling its memory.
+ */
+public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private enum Phase {
+        HANDSHAKE, AUTH_SWITCH, SHA2_FULL, SHA2_RSA, COMMANDS, STREAMING
+    }
+
+    private final FakeSourceState state;
+    private final PacketFrameDecoder frames;
+    private final long connectionId;
+    private byte[] nonce = newNonce();
+    private Phase phase = Phase.HANDSHAKE;
+    private int clientCaps;
+    private boolean tls;
+    private String checksumRequested;
+    private long heartbeatNanos;
+    private String slaveConnectState;
+    private ChannelHandlerContext ctx;
+
+    // streaming
+    private int seq;
+    private int fileIndex;
+    private int offset;
+    private final List<byte[]> pendingSynthetic = new ArrayList<>();
+    private ScheduledFuture<?> heartbeat;
+    private ScheduledFuture<?> stallPoll;
+    private boolean atEnd;
+    private long cutRemaining = -1;
+    /** Set when the stream was asked to start in the file the last file rotates to, which the fake does not have. */
+    private String heartbeatFile;
+    private long heartbeatPos;
+
+    public FakeSourceHandler(FakeSourceState state, PacketFrameDecoder frames, long connectionId) {
+        this.state = state;
+        this.frames = frames;
+        this.connectionId = connectionId;
+    }
+
+    private static byte[] newNonce() {
+        byte[] n = new byte[20];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = (byte) (RANDOM.nextInt(94) + 33); // printable, never NUL, as servers do
+        }
+        return n;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        state.connections.incrementAndGet();
+        ByteBuf b = Unpooled.buffer(128);
+        int caps = CLIENT_LONG_PASSWORD | CLIENT_LONG_FLAG | CLIENT_CONNECT_WITH_DB | CLIENT_PROTOCOL_41
+                | CLIENT_TRANSACTIONS | CLIENT_SECURE_CONNECTION | CLIENT_MULTI_RESULTS | CLIENT_PLUGIN_AUTH
+                | CLIENT_CONNECT_ATTRS | CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | CLIENT_DEPRECATE_EOF
+                | (state.tls != null ? CLIENT_SSL : 0);
+        b.writeByte(10);
+        Wire.writeNulString(b, state.mariaDb ? "5.5.5-" + state.serverVersion : state.serverVersion);
+        b.writeIntLE((int) connectionId);
+        b.writeBytes(nonce, 0, 8).writeByte(0);
+        b.writeShortLE(caps & 0xffff).writeByte(45).writeShortLE(2).writeShortLE(caps >>> 16);
+        b.writeByte(21).writeZero(10);
+        b.writeBytes(nonce, 8, 12).writeByte(0);
+        Wire.writeNulString(b, state.handshakePlugin);
+        ctx.writeAndFlush(new Packet(0, b));
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Packet p = (Packet) msg;
+        try {
+            switch (phase) {
+                case HANDSHAKE -> handshakeResponse(p);
+                case AUTH_SWITCH -> authSwitchResponse(p);
+                case SHA2_FULL -> sha2Full(p);
+                case SHA2_RSA -> sha2Rsa(p);
+                case COMMANDS, STREAMING -> command(p);
+                default -> throw new IllegalStateException(phase.name());
+            }
+        } finally {
+            p.release();
+        }
+    }
+
+    private void reply(Packet request, ByteBuf payload) {
+        ctx.writeAndFlush(new Packet(request.sequenceId() + 1, payload));
+    }
+
+    private static ByteBuf ok() {
+        ByteBuf b = Unpooled.buffer(11);
+        b.writeByte(0).writeByte(0).writeByte(0).writeShortLE(2).writeShortLE(0);
+        return b;
+    }
+
+    private static ByteBuf err(int code, String state, String message) {
+        ByteBuf b = Unpooled.buffer();
+        b.writeByte(0xff).writeShortLE(code).writeByte('#').writeBytes(state.getBytes(StandardCharsets.US_ASCII))
+                .writeBytes(message.getBytes(StandardCharsets.UTF_8));
+        return b;
+    }
+
+    private void fail(Packet request, int code, String sqlState, String message) {
+        ctx.writeAndFlush(new Packet(request.sequenceId() + 1, err(code, sqlState, message)))
+                .addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private void accessDenied(Packet p, String user) {
+        fail(p, ER_ACCESS_DENIED_ERROR, "28000", "Access denied for user '" + user + "'@'127.0.0.1' (using password: "
+                + "YES)");
+    }
+
+    private String clientUser;
+
+    private void handshakeResponse(Packet p) {
+        ByteBuf b = p.payload();
+        clientCaps = b.readIntLE();
+        b.skipBytes(4 + 1 + 23);
+        if (!b.isReadable() && (clientCaps & CLIENT_SSL) != 0 && state.tls != null) {
+            startTls();
+            return;
+        }
+        clientUser = Wire.readNulString(b);
+        byte[] response;
+        if ((clientCaps & CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0) {
+            response = Wire.readLenEncBytes(b);
+        } else {
+            int n = b.readUnsignedByte();
+            response = new byte[n];
+            b.readBytes(response);
+        }
+        if ((clientCaps & CLIENT_CONNECT_WITH_DB) != 0) {
+            Wire.readNulString(b);
+        }
+        String plugin = (clientCaps & CLIENT_PLUGIN_AUTH) != 0 && b.isReadable() ? Wire.readNulString(b)
+                : "mysql_native_password";
+        if (!state.user.equals(clientUser)) {
+            accessDenied(p, clientUser);
+            return;
+        }
+        if (!plugin.equals(state.authPlugin)) {
+            state.authSwitches.incrementAndGet();
+            nonce = newNonce();
+            ByteBuf sw = Unpooled.buffer();
+            sw.writeByte(0xfe);
+            Wire.writeNulString(sw, state.authPlugin);
+            sw.writeBytes(nonce).writeByte(0);
+            phase = Phase.AUTH_SWITCH;
+            reply(p, sw);
+            return;
+        }
+        verify(p, response);
+    }
+
+    private void startTls() {
+        // stop decoding: bytes after the SSL request are TLS records, to be decoded by the TLS handler first
+        // Stop decoding packets and reading the socket: what follows the SSL request is TLS records, which must go
+        // through the TLS handler first, in order, once this read is over.
+        frames.suspend();
+        ctx.channel().config().setAutoRead(false);
+        SslHandler ssl = state.tls.newHandler(ctx.alloc());
+        ctx.pipeline().addFirst("tls", ssl);
+        tls = true;
+        ctx.executor().execute(() -> {
+            ByteBuf left = frames.takeLeftover();
+            frames.resume();
+            if (left != null) {
+                ctx.pipeline().fireChannelRead(left);
+                ctx.pipeline().fireChannelReadComplete();
+            }
+            ctx.channel().config().setAutoRead(true);
+        });
+    }
+
+    private void authSwitchResponse(Packet p) {
+        verify(p, Wire.readRest(p.payload()));
+    }
+
+    private void verify(Packet p, byte[] response) {
+        if (state.authPlugin.equals("mysql_native_password")) {
+            if (checkScramble(response, "SHA-1", state.nativeStage2, true)) {
+                phase = Phase.COMMANDS;
+                reply(p, ok());
+            } else {
+                accessDenied(p, clientUser);
+            }
+            return;
+        }
+        // caching_sha2_password
+        if (state.emptyPassword ? response.length == 0 : checkScramble(response, "SHA-256", state.sha2Stage2, false)) {
+            if (state.sha2Cached || state.emptyPassword) {
+                state.fastAuthentications.incrementAndGet();
+                ctx.write(new Packet(p.sequenceId() + 1, Unpooled.wrappedBuffer(new byte[] {1, 3})));
+                phase = Phase.COMMANDS;
+                ctx.writeAndFlush(new Packet(p.sequenceId() + 2, ok()));
+                return;
+            }
+        } else if (response.length != 0 && response.length != 32) {
+            accessDenied(p, clientUser);
+            return;
+        }
+        phase = Phase.SHA2_FULL;
+        reply(p, Unpooled.wrappedBuffer(new byte[] {1, 4}));
+    }
+
+    /** native: stage1 = resp XOR H(nonce + stage2); sha2: stage1 = resp XOR H(stage2 + nonce); then H(stage1) == stage2. */
+    private boolean checkScramble(byte[] response, String algorithm, byte[] stage2, boolean nonceFirst) {
+        MessageDigest md = AuthScrambles.digest(algorithm);
+        if (response.length != stage2.length) {
+            return state.emptyPassword && response.length == 0;
+        }
+        if (nonceFirst) {
+            md.update(nonce);
+            md.update(stage2);
+        } else {
+            md.update(stage2);
+            md.update(nonce);
+        }
+        byte[] mix = md.digest();
+        for (int i = 0; i < mix.length; i++) {
+            mix[i] ^= response[i];
+        }
+        return MessageDigest.isEqual(md.digest(mix), stage2);
+    }
+
+    private void sha2Full(Packet p) {
+        byte[] data = Wire.readRest(p.payload());
+        if (data.length == 1 && data[0] == 2) {
+            ByteBuf key = Unpooled.buffer();
+            key.writeByte(1).writeBytes(state.publicKeyPem().getBytes(StandardCharsets.US_ASCII));
+            phase = Phase.SHA2_RSA;
+            reply(p, key);
+            return;
+        }
+        if (tls) {
+            int len = data.length > 0 && data[data.length - 1] == 0 ? data.length - 1 : data.length;
+            fullAuthResult(p, Arrays.copyOf(data, len));
+        } else {
+            // without TLS the only acceptable full-auth answer is the RSA-encrypted password
+            sha2Rsa(p, data);
+        }
+    }
+
+    private void sha2Rsa(Packet p) {
+        sha2Rsa(p, Wire.readRest(p.payload()));
+    }
+
+    private void sha2Rsa(Packet p, byte[] data) {
+        byte[] plain;
+        try {
+            Cipher rsa = Cipher.getInstance("RSA/ECB/OAEPWithSHA-1AndMGF1Padding");
+            rsa.init(Cipher.DECRYPT_MODE, state.rsaKeys().getPrivate());
+            plain = rsa.doFinal(data);
+        } catch (java.security.GeneralSecurityException e) {
+            accessDenied(p, clientUser);
+            return;
+        }
+        for (int i = 0; i < plain.length; i++) {
+            plain[i] ^= nonce[i % nonce.length];
+        }
+        int len = plain.length > 0 && plain[plain.length - 1] == 0 ? plain.length - 1 : plain.length;
+        fullAuthResult(p, Arrays.copyOf(plain, len));
+    }
+
+    private void fullAuthResult(Packet p, byte[] password) {
+        byte[] h = AuthScrambles.digest("SHA-256").digest(password);
+        Arrays.fill(password, (byte) 0);
+        if (MessageDigest.isEqual(h, state.sha2Stage1)) {
+            state.fullAuthentications.incrementAndGet();
+            state.sha2Cached = true;
+            phase = Phase.COMMANDS;
+            reply(p, ok());
+        } else {
+            accessDenied(p, clientUser);
+        }
+    }
+
+    private void command(Packet p) {
+        ByteBuf b = p.payload();
+        int cmd = b.readUnsignedByte();
+        switch (cmd) {
+            case COM_QUIT -> ctx.close();
+            case COM_QUERY -> query(p, Wire.readRestString(b).trim());
+            case COM_REGISTER_SLAVE -> reply(p, ok());
+            case COM_BINLOG_DUMP -> {
+                long pos = b.readUnsignedIntLE();
+                b.skipBytes(2 + 4);
+                String file = Wire.readRestString(b);
+                dump(p, file, pos, null);
+            }
+            case COM_BINLOG_DUMP_GTID -> {
+                b.skipBytes(2 + 4);
+                int nameLen = b.readIntLE();
+                String file = b.readCharSequence(nameLen, StandardCharsets.UTF_8).toString();
+                long pos = b.readLongLE();
+                int dataLen = b.readIntLE();
+                MySqlGtidSet set = MySqlGtidSet.decode(b.readSlice(dataLen));
+                dump(p, file, pos, set);
+            }
+            case 0x0e -> reply(p, ok()); // COM_PING
+            default -> reply(p, err(1047, "08S01", "Unknown command " + cmd));
+        }
+    }
+
+    private static final Pattern SET = Pattern.compile("(?is)SET\\s+@(\\w+)\\s*=\\s*(.+)");
+    private static final Pattern SELECT_VARS = Pattern.compile("(?is)SELECT\\s+(@@[\\w.]+(\\s*,\\s*@@[\\w.]+)*)");
+    private static final Pattern SHOW_VARS = Pattern.compile("(?is)SHOW\\s+(GLOBAL\\s+|SESSION\\s+)?VARIABLES\\s+LIKE\\s+'([^']*)'");
+
+    private void query(Packet p, String sql) {
+        Matcher m;
+        if ((m = SET.matcher(sql)).matches()) {
+            String name = m.group(1).toLowerCase(Locale.ROOT);
+            String value = m.group(2).trim();
+            if (value.startsWith("'") && value.endsWith("'") && value.length() >= 2) {
+                value = value.substring(1, value.length() - 1);
+            } else if (value.equalsIgnoreCase("@@global.binlog_checksum")) {
+                value = state.checksums ? "CRC32" : "NONE";
+            }
+            switch (name) {
+                case "master_binlog_checksum" -> checksumRequested = value.toUpperCase(Locale.ROOT);
+                case "master_heartbeat_period" -> heartbeatNanos = Long.parseLong(value);
+                case "slave_connect_state" -> slaveConnectState = value;
+                default -> {
+                }
+            }
+            reply(p, ok());
+        } else if ((m = SELECT_VARS.matcher(sql)).matches()) {
+            List<String> names = new ArrayList<>();
+            List<String> values = new ArrayList<>();
+            for (String v : m.group(1).split(",")) {
+                String name = v.trim();
+                String key = name.substring(2).toLowerCase(Locale.ROOT).replaceFirst("^(global|session)\\.", "");
+                if (!state.variables.containsKey(key)) {
+                    reply(p, err(1193, "HY000", "Unknown system variable '" + key + "'"));
+                    return;
+                }
+                names.add(name);
+                values.add(state.variables.get(key));
+            }
+            resultSet(p, names, List.of(values));
+        } else if ((m = SHOW_VARS.matcher(sql)).matches()) {
+            String key = m.group(2).toLowerCase(Locale.ROOT);
+            List<List<String>> rows = state.variables.containsKey(key) ? List.of(List.of(key, state.variables.get(key)))
+                    : List.of();
+            resultSet(p, List.of("Variable_name", "Value"), rows);
+        } else if (sql.equalsIgnoreCase("SHOW MASTER STATUS") || sql.equalsIgnoreCase("SHOW BINARY LOG STATUS")) {
+            FakeSourceState.BinlogImage last = state.files.get(state.files.size() - 1);
+            resultSet(p, List.of("File", "Position", "Binlog_Do_DB", "Binlog_Ignore_DB"),
+                    List.of(List.of(last.name(), String.valueOf(last.bytes().length), "", "")));
+        } else {
+            reply(p, err(1064, "42000", "the fake source does not understand: " + sql));
+        }
+    }
+
+    private void resultSet(Packet p, List<String> columns, List<List<String>> rows) {
+        int s = p.sequenceId() + 1;
+        ByteBuf count = Unpooled.buffer();
+        Wire.writeLenEncInt(count, columns.size());
+        ctx.write(new Packet(s++, count));
+        for (String c : columns) {
+            ByteBuf d = Unpooled.buffer();
+            Wire.writeLenEncString(d, "def");
+            Wire.writeLenEncString(d, "");
+            Wire.writeLenEncString(d, "");
+            Wire.writeLenEncString(d, "");
+            Wire.writeLenEncString(d, c);
+            Wire.writeLenEncString(d, c);
+            d.writeByte(0x0c).writeShortLE(33).writeIntLE(1024).writeByte(0xfd).writeShortLE(0).writeByte(0)
+                    .writeShortLE(0);
+            ctx.write(new Packet(s++, d));
+        }
+        boolean deprecateEof = (clientCaps & CLIENT_DEPRECATE_EOF) != 0;
+        if (!deprecateEof) {
+            ctx.write(new Packet(s++, eof()));
+        }
+        for (List<String> row : rows) {
+            ByteBuf r = Unpooled.buffer();
+            for (String v : row) {
+                if (v == null) {
+                    r.writeByte(0xfb);
+                } else {
+                    Wire.writeLenEncString(r, v);
+                }
+            }
+            ctx.write(new Packet(s++, r));
+        }
+        if (deprecateEof) {
+            ByteBuf end = Unpooled.buffer();
+            end.writeByte(0xfe).writeByte(0).writeByte(0).writeShortLE(2).writeShortLE(0);
+            ctx.writeAndFlush(new Packet(s, end));
+        } else {
+            ctx.writeAndFlush(new Packet(s, eof()));
+        }
+    }
+
+    private static ByteBuf eof() {
+        ByteBuf b = Unpooled.buffer(5);
+        b.writeByte(0xfe).writeShortLE(0).writeShortLE(2);
+        return b;
+    }
+
+    // ---------------------------------------------------------------- streaming
+
+    private void dump(Packet p, String file, long pos, MySqlGtidSet mysqlGtids) {
+        state.dumps.incrementAndGet();
+        Long cut = state.cuts.poll();
+        cutRemaining = cut == null ? -1 : cut;
+        if (state.checksums && !"CRC32".equals(checksumRequested)) {
+            fail(p, ER_MASTER_FATAL_ERROR_READING_BINLOG, "HY000", "Slave can not handle replication events with the"
+                    + " checksum that master is configured to log");
+            return;
+        }
+        seq = p.sequenceId() + 1;
+        int index;
+        long start;
+        if (mysqlGtids != null || (state.mariaDb && slaveConnectState != null)) {
+            long[] found = mysqlGtids != null ? findMySqlStart(mysqlGtids) : findMariaDbStart(slaveConnectState);
+            if (found == null) {
+                fail(p, ER_MASTER_FATAL_ERROR_READING_BINLOG, "HY000", "Could not find GTID state requested by slave"
+                        + " in any binlog files. Probably the slave state is too old and required binlog files have"
+                        + " been purged.");
+                return;
+            }
+            index = (int) found[0];
+            start = found[1];
+        } else {
+            index = -1;
+            for (int i = 0; i < state.files.size(); i++) {
+                if (state.files.get(i).name().equals(file)) {
+                    index = i;
+                }
+            }
+            if (index < 0 && file.equals(lastRotateTarget()) && pos == 4) {
+                // the position just after everything the fake has: nothing to send, until the end of time
+                phase = Phase.STREAMING;
+                fileIndex = state.files.size() - 1;
+                offset = state.files.get(fileIndex).bytes().length;
+                heartbeatFile = file;
+                heartbeatPos = pos;
+                pendingSynthetic.add(fakeRotate(file, pos));
+                pump();
+                return;
+            }
+            if (index < 0) {
+                fail(p, ER_MASTER_FATAL_ERROR_READING_BINLOG, "HY000",
+                        "Could not find first log file name in binary log index file");
+                return;
+            }
+            start = pos;
+            if (start < 4 || start > state.files.get(index).bytes().length) {
+                fail(p, ER_MASTER_FATAL_ERROR_READING_BINLOG, "HY000", "Client requested master to start replication"
+                        + " from impossible position");
+                return;
+            }
+        }
+        phase = Phase.STREAMING;
+        fileIndex = index;
+        FakeSourceState.BinlogImage img = state.files.get(index);
+        pendingSynthetic.add(fakeRotate(img.name(), start));
+        if (start > 4) {
+            byte[] fde = eventAt(img.bytes(), 4).clone();
+            // as servers do: log_pos 0 marks it as not at this position, and the in-use flag is cleared
+            Wire.put32(fde, EVENT_LOG_POS_OFFSET, 0);
+            fde[EVENT_FLAGS_OFFSET] &= (byte) ~LOG_EVENT_BINLOG_IN_USE_F;
+            fixChecksum(fde);
+            pendingSynthetic.add(fde);
+        }
+        offset = (int) start;
+        pump();
+    }
+
+    /** The file named by the ROTATE event that ends the last file, or null. */
+    private String lastRotateTarget() {
+        byte[] b = state.files.get(state.files.size() - 1).bytes();
+        String target = null;
+        for (int off = 4; off + EVENT_HEADER_LENGTH <= b.length; ) {
+            long size = Wire.u32(b, off + EVENT_SIZE_OFFSET);
+            if (size < EVENT_HEADER_LENGTH || off + size > b.length) {
+                break;
+            }
+            if ((b[off + EVENT_TYPE_OFFSET] & 0xff) == ROTATE_EVENT) {
+                int end = (int) (off + size - (state.checksums ? 4 : 0));
+                target = new String(b, off + EVENT_HEADER_LENGTH + 8, end - off - EVENT_HEADER_LENGTH - 8,
+                        StandardCharsets.UTF_8);
+            } else {
+                target = null;
+            }
+            off += (int) size;
+        }
+        return target;
+    }
+
+    private long[] findMariaDbStart(String connectState) {
+        MariaDbGtidState wanted = MariaDbGtidState.parse(connectState);
+        if (connectState.isEmpty()) {
+            return new long[] {0, 4};
+        }
+        // the first transaction after the wanted position (per domain); the wanted GTID itself must exist
+        boolean seenWanted = false;
+        for (int i = 0; i < state.files.size(); i++) {
+            byte[] b = state.files.get(i).bytes();
+            for (int off = 4; off + EVENT_HEADER_LENGTH <= b.length; off += (int) Wire.u32(b, off + EVENT_SIZE_OFFSET)) {
+                if ((b[off + EVENT_TYPE_OFFSET] & 0xff) == MARIA_GTID_EVENT) {
+                    long seqNo = Wire.u64(b, off + EVENT_HEADER_LENGTH);
+                    long domain = Wire.u32(b, off + EVENT_HEADER_LENGTH + 8);
+                    long want = wanted.sequence(domain);
+                    if (seqNo == want) {
+                        seenWanted = true;
+                    } else if (seqNo > want && seenWanted) {
+                        return new long[] {i, off};
+                    }
+                }
+                if (Wire.u32(b, off + EVENT_SIZE_OFFSET) < EVENT_HEADER_LENGTH) {
+                    break;
+                }
+            }
+        }
+        if (seenWanted) {
+            FakeSourceState.BinlogImage last = state.files.get(state.files.size() - 1);
+            return new long[] {state.files.size() - 1, last.bytes().length};
+        }
+        return null;
+    }
+
+    private long[] findMySqlStart(MySqlGtidSet have) {
+        for (int i = 0; i < state.files.size(); i++) {
+            byte[] b = state.files.get(i).bytes();
+            for (int off = 4; off + EVENT_HEADER_LENGTH <= b.length; off += (int) Wire.u32(b, off + EVENT_SIZE_OFFSET)) {
+                if ((b[off + EVENT_TYPE_OFFSET] & 0xff) == GTID_LOG_EVENT) {
+                    String uuid = MySqlGtidSet.uuidText(b, off + EVENT_HEADER_LENGTH + 1);
+                    long gno = Wire.u64(b, off + EVENT_HEADER_LENGTH + 17);
+                    if (!have.contains(uuid, gno)) {
+                        return new long[] {i, off};
+                    }
+                }
+                if (Wire.u32(b, off + EVENT_SIZE_OFFSET) < EVENT_HEADER_LENGTH) {
+                    break;
+                }
+            }
+        }
+        FakeSourceState.BinlogImage last = state.files.get(state.files.size() - 1);
+        return new long[] {state.files.size() - 1, last.bytes().length};
+    }
+
+    private static byte[] eventAt(byte[] file, int off) {
+        int size = (int) Wire.u32(file, off + EVENT_SIZE_OFFSET);
+        return Arrays.copyOfRange(file, off, off + size);
+    }
+
+    private void fixChecksum(byte[] ev) {
+        if (state.checksums) {
+            CRC32 crc = new CRC32();
+            crc.update(ev, 0, ev.length - 4);
+            Wire.put32(ev, ev.length - 4, crc.getValue());
+        }
+    }
+
+    private byte[] syntheticEvent(int type, long logPos, byte[] body) {
+        int size = EVENT_HEADER_LENGTH + body.length + (state.checksums ? 4 : 0);
+        byte[] ev = new byte[size];
+        ev[EVENT_TYPE_OFFSET] = (byte) type;
+        Wire.put32(ev, EVENT_SERVER_ID_OFFSET, state.serverId);
+        Wire.put32(ev, EVENT_SIZE_OFFSET, size);
+        Wire.put32(ev, EVENT_LOG_POS_OFFSET, logPos);
+        ev[EVENT_FLAGS_OFFSET] = (byte) LOG_EVENT_ARTIFICIAL_F;
+        System.arraycopy(body, 0, ev, EVENT_HEADER_LENGTH, body.length);
+        fixChecksum(ev);
+        return ev;
+    }
+
+    private byte[] fakeRotate(String name, long pos) {
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        byte[] body = new byte[8 + n.length];
+        Wire.put64(body, 0, pos);
+        System.arraycopy(n, 0, body, 8, n.length);
+        return syntheticEvent(ROTATE_EVENT, 0, body);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (phase == Phase.STREAMING && ctx.channel().isWritable()) {
+            pump();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    /** Sends events while the channel is writable; at the end of the files, arms the heartbeat. */
+    private void pump() {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        int written = 0;
+        while (ctx.channel().isWritable()) {
+            if (state.stalled) {
+                scheduleStallPoll();
+                break;
+            }
+            if (cutRemaining == 0) {
+                ctx.flush();
+                ctx.close();
+                return;
+            }
+            ByteBuf ev = nextEvent();
+            if (ev == null) {
+                atEnd = true;
+                scheduleHeartbeat();
+                break;
+            }
+            if (cutRemaining > 0) {
+                cutRemaining--;
+            }
+            int len = ev.readableBytes() + 1;
+            ByteBuf payload = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(new byte[] {0}), ev);
+            ctx.write(new Packet(seq, payload));
+            seq = (seq + len / MAX_PACKET_PAYLOAD + 1) & 0xff;
+            state.eventsSent.incrementAndGet();
+            if (++written % 64 == 0) {
+                ctx.flush();
+            }
+        }
+        ctx.flush();
+    }
+
+    private void scheduleStallPoll() {
+        if (stallPoll == null || stallPoll.isDone()) {
+            stallPoll = ctx.executor().schedule(this::pump, 20, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private ByteBuf nextEvent() {
+        if (!pendingSynthetic.isEmpty()) {
+            return Unpooled.wrappedBuffer(pendingSynthetic.remove(0));
+        }
+        while (true) {
+            byte[] b = state.files.get(fileIndex).bytes();
+            if (offset + EVENT_HEADER_LENGTH <= b.length) {
+                long size = Wire.u32(b, offset + EVENT_SIZE_OFFSET);
+                if (size >= EVENT_HEADER_LENGTH && offset + size <= b.length) {
+                    ByteBuf ev = Unpooled.wrappedBuffer(b, offset, (int) size);
+                    boolean rotate = (b[offset + EVENT_TYPE_OFFSET] & 0xff) == ROTATE_EVENT;
+                    offset += (int) size;
+                    if (rotate && fileIndex + 1 < state.files.size()) {
+                        fileIndex++;
+                        offset = 4;
+                    }
+                    return ev;
+                }
+            }
+            if (fileIndex + 1 >= state.files.size()) {
+                return null;
+            }
+            // a file that ends without a ROTATE (a crashed server's): tell the client where the stream goes on
+            fileIndex++;
+            offset = 4;
+            return Unpooled.wrappedBuffer(fakeRotate(state.files.get(fileIndex).name(), 4));
+        }
+    }
+
+    private void scheduleHeartbeat() {
+        if (heartbeatNanos <= 0 || (heartbeat != null && !heartbeat.isDone())) {
+            return;
+        }
+        heartbeat = ctx.executor().schedule(() -> {
+            heartbeat = null;
+            if (!ctx.channel().isActive() || state.stalled) {
+                if (ctx.channel().isActive()) {
+                    scheduleHeartbeat();
+                }
+                return;
+            }
+            byte[] hb = syntheticEvent(HEARTBEAT_LOG_EVENT, heartbeatFile == null ? offset : heartbeatPos,
+                    (heartbeatFile == null ? state.files.get(fileIndex).name() : heartbeatFile)
+                            .getBytes(StandardCharsets.UTF_8));
+            ctx.writeAndFlush(new Packet(seq, Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(new byte[] {0}),
+                    Unpooled.wrappedBuffer(hb))));
+            seq = (seq + 1) & 0xff;
+            scheduleHeartbeat();
+        }, heartbeatNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (heartbeat != null) {
+            heartbeat.cancel(false);
+        }
+        if (stallPoll != null) {
+            stallPoll.cancel(false);
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+
+    /** Whether everything was sent (for tests). */
+    public boolean atEnd() {
+        return atEnd;
+    }
+}

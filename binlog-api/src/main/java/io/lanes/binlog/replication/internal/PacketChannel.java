@@ -1,0 +1,194 @@
+package io.lanes.binlog.replication.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
+import java.net.InetSocketAddress;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+
+/**
+ * A connection's packets as a blocking request/response API for the setup phase (handshake, authentication, queries,
+ * registration), run on the caller's thread while the channel's event loop queues incoming packets.
+ *
+ * <p>Once {@link #switchToStreaming(StreamingHandler)} is called, packets go to that handler on the event loop instead.
+ * One thread drives the setup phase; the switch happens before the command whose responses are streamed is written.
+ */
+public final class PacketChannel extends ChannelInboundHandlerAdapter {
+    private static final Object CLOSED = new Object();
+
+    /** Receives packets on the event loop once the connection streams. */
+    public interface StreamingHandler {
+        void onPacket(Packet packet);
+
+        void onClosed(Throwable cause);
+    }
+
+    private final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+    private volatile StreamingHandler streaming;
+    private volatile Channel channel;
+    private volatile Throwable failure;
+    private int lastSequenceId = -1;
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        channel = ctx.channel();
+        super.channelActive(ctx);
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        StreamingHandler s = streaming;
+        if (s != null) {
+            s.onPacket((Packet) msg);
+        } else {
+            inbox.add(msg);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (failure == null) {
+            failure = cause;
+        }
+        ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        StreamingHandler s = streaming;
+        if (s != null) {
+            s.onClosed(failure);
+        }
+        inbox.add(CLOSED);
+    }
+
+    /** The cause recorded when the channel failed, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    /** Reads the next packet, waiting at most {@code timeoutMillis}. The caller releases it. */
+    public Packet read(long timeoutMillis) throws InterruptedException, java.io.IOException {
+        Object o = inbox.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+        if (o == null) {
+            throw new java.io.IOException("no answer from the server within " + timeoutMillis + " ms");
+        }
+        if (o == CLOSED) {
+            inbox.add(CLOSED);
+            Throwable f = failure;
+            throw new java.io.IOException("connection closed by the server" + (f == null ? "" : ": " + describe(f)), f);
+        }
+        Packet p = (Packet) o;
+        lastSequenceId = p.sequenceId();
+        return p;
+    }
+
+    private static String describe(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && (c.getMessage() == null || c instanceof io.netty.handler.codec.DecoderException)) {
+            c = c.getCause();
+        }
+        return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    }
+
+    /** Writes the next packet of the current exchange (sequence id = last received + 1) and waits until it is sent. */
+    public void writeReply(ByteBuf payload) throws java.io.IOException, InterruptedException {
+        write(lastSequenceId + 1, payload);
+    }
+
+    /** Writes the first packet of a new command (sequence id 0) and waits until it is sent. */
+    public void writeCommand(ByteBuf payload) throws java.io.IOException, InterruptedException {
+        write(0, payload);
+    }
+
+    private void write(int seq, ByteBuf payload) throws java.io.IOException, InterruptedException {
+        lastSequenceId = seq;
+        await(channel.writeAndFlush(new Packet(seq, payload)), 30_000, "write");
+    }
+
+    /** Inserts a TLS handler in front of the packet codec and waits for the TLS handshake. */
+    public void startTls(SslContext context, String host, int port, boolean verifyHostname, long timeoutMillis)
+            throws java.io.IOException, InterruptedException {
+        SSLEngine engine = context.newEngine(channel.alloc(), host, port);
+        if (verifyHostname) {
+            SSLParameters params = engine.getSSLParameters();
+            params.setEndpointIdentificationAlgorithm("HTTPS");
+            engine.setSSLParameters(params);
+        }
+        SslHandler ssl = new SslHandler(engine);
+        ssl.setHandshakeTimeoutMillis(timeoutMillis);
+        channel.pipeline().addFirst("tls", ssl);
+        await(ssl.handshakeFuture(), timeoutMillis + 1000, "TLS handshake");
+    }
+
+    public boolean isTls() {
+        return channel.pipeline().get("tls") != null;
+    }
+
+    public String remote() {
+        Channel c = channel;
+        if (c != null && c.remoteAddress() instanceof InetSocketAddress a) {
+            return a.getHostString() + ":" + a.getPort();
+        }
+        return String.valueOf(c == null ? null : c.remoteAddress());
+    }
+
+    /**
+     * From now on packets go to {@code handler} on the event loop: first {@code first} (a packet already read, or null),
+     * then the packets already queued, then new ones; {@code afterHandOver} runs on the event loop once the queued ones
+     * were handed over.
+     */
+    public void switchToStreaming(StreamingHandler handler, Packet first, Runnable afterHandOver) {
+        channel.eventLoop().execute(() -> {
+            if (first != null) {
+                handler.onPacket(first);
+            }
+            Object o;
+            while ((o = inbox.poll()) != null) {
+                if (o == CLOSED) {
+                    handler.onClosed(failure);
+                } else {
+                    handler.onPacket((Packet) o);
+                }
+            }
+            streaming = handler;
+            afterHandOver.run();
+        });
+    }
+
+    /** Releases any packets still queued. */
+    public void drain() {
+        Object o;
+        while ((o = inbox.poll()) != null) {
+            if (o != CLOSED) {
+                ReferenceCountUtil.release(o);
+            }
+        }
+    }
+
+    private static void await(Future<?> f, long millis, String what) throws java.io.IOException, InterruptedException {
+        try {
+            f.get(millis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw new java.io.IOException(what + " failed: " + describe(c), c);
+        } catch (TimeoutException e) {
+            throw new java.io.IOException(what + " did not complete within " + millis + " ms");
+        }
+    }
+}

@@ -1,0 +1,479 @@
+package io.lanes.binlog.replication.internal;
+
+import static io.lanes.binlog.replication.internal.Protocol.*;
+
+import io.lanes.binlog.replication.ReplicationException;
+import io.lanes.binlog.replication.ReplicationException.Kind;
+import io.lanes.binlog.replication.ServerInfo;
+import io.lanes.binlog.replication.StartPosition;
+import io.lanes.binlog.replication.TlsMode;
+import io.lanes.binlog.replication.TlsSettings;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens one replication connection: TCP connect, handshake v10, optional TLS upgrade, authentication (with auth switch),
+ * the replica setup statements, COM_REGISTER_SLAVE and the dump command, up to the first packet of the stream. Runs on
+ * the calling thread; the channel's event loop only queues packets meanwhile.
+ */
+public final class SourceConnector {
+    private static final Logger LOG = LoggerFactory.getLogger(SourceConnector.class);
+    private static final int CHARSET_UTF8MB4_GENERAL_CI = 45;
+
+    /** An open connection whose dump command was answered with its first packet. */
+    public record Session(PacketChannel channel, ServerInfo serverInfo, boolean checksums, Packet firstPacket) {
+    }
+
+    private final ClientSettings settings;
+    private final EventLoopGroup group;
+    private final Supplier<String> where;
+
+    public SourceConnector(ClientSettings settings, EventLoopGroup group, Supplier<String> where) {
+        this.settings = settings;
+        this.group = group;
+        this.where = where;
+    }
+
+    private long timeoutMillis() {
+        return Math.max(1000, settings.connectTimeout().toMillis());
+    }
+
+    /**
+     * Connects and starts streaming from {@code start}.
+     *
+     * @throws ReplicationException for failures a retry would not cure (authentication, TLS, purged logs)
+     * @throws IOException for failures worth retrying (connection refused or lost)
+     */
+    public Session open(StartPosition start) throws IOException, InterruptedException {
+        PacketChannel pc = new PacketChannel();
+        int maxPayload = (int) Math.min(Integer.MAX_VALUE - 8L, settings.maxEventSize() + 3L);
+        Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeoutMillis())
+                .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast("frames", new PacketFrameDecoder(maxPayload, where))
+                                .addLast("encoder", new PacketEncoder()).addLast("packets", pc);
+                    }
+                });
+        ChannelFuture cf = b.connect(settings.host(), settings.port());
+        if (!cf.await(timeoutMillis() + 1000)) {
+            cf.cancel(true);
+            throw new IOException("cannot connect to " + settings.address() + ": timed out");
+        }
+        if (!cf.isSuccess()) {
+            Throwable c = cf.cause();
+            throw new IOException("cannot connect to " + settings.address() + ": " + (c == null ? "?" : c.getMessage()),
+                    c);
+        }
+        Channel ch = cf.channel();
+        boolean ok = false;
+        try {
+            Session s = setUp(pc, start);
+            ok = true;
+            return s;
+        } catch (IOException e) {
+            Throwable f = pc.failure();
+            if (f != null && rootCause(f) instanceof PacketFrameDecoder.PacketTooLargeException tooLarge) {
+                throw new ReplicationException(Kind.EVENT_TOO_LARGE, tooLarge.getMessage(), 0, tooLarge);
+            }
+            throw e;
+        } catch (ProtocolException e) {
+            throw new ReplicationException(Kind.PROTOCOL, settings.address() + ": " + e.getMessage(), 0, e);
+        } finally {
+            if (!ok) {
+                ch.close();
+                pc.drain();
+            }
+        }
+    }
+
+    static Throwable rootCause(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c;
+    }
+
+    private Session setUp(PacketChannel pc, StartPosition start) throws IOException, InterruptedException {
+        ServerHandshake hs;
+        Packet first = pc.read(timeoutMillis());
+        try {
+            if (first.isError()) {
+                ServerError err = ServerError.parse(first.payload());
+                throw new ReplicationException(Kind.CONNECTION, settings.address() + " refused the connection: " + err,
+                        err.code(), null);
+            }
+            hs = ServerHandshake.parse(first.payload());
+        } finally {
+            first.release();
+        }
+        if (!hs.has(CLIENT_PROTOCOL_41) || !hs.has(CLIENT_SECURE_CONNECTION)) {
+            throw new ReplicationException(Kind.PROTOCOL, settings.address() + " (" + hs.serverVersion()
+                    + ") does not speak protocol 4.1 with secure authentication");
+        }
+        int caps = CLIENT_LONG_PASSWORD | CLIENT_LONG_FLAG | CLIENT_PROTOCOL_41 | CLIENT_TRANSACTIONS
+                | CLIENT_SECURE_CONNECTION | CLIENT_MULTI_RESULTS | CLIENT_PLUGIN_AUTH
+                | CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | CLIENT_CONNECT_ATTRS | CLIENT_DEPRECATE_EOF;
+        caps &= hs.capabilities();
+        TlsSettings tls = settings.tls();
+        boolean useTls = false;
+        if (tls.mode() != TlsMode.DISABLED) {
+            if (hs.has(CLIENT_SSL)) {
+                useTls = true;
+            } else if (tls.mode() != TlsMode.PREFERRED) {
+                throw new ReplicationException(Kind.TLS, settings.address() + " (" + hs.serverVersion()
+                        + ") does not offer TLS, but the TLS mode is " + tls.mode()
+                        + " (configure the server with ssl_cert/ssl_key, or lower the TLS mode)");
+            }
+        }
+        if (useTls) {
+            caps |= CLIENT_SSL;
+            ByteBuf req = Unpooled.buffer(32);
+            req.writeIntLE(caps).writeIntLE(MAX_PACKET_PAYLOAD).writeByte(CHARSET_UTF8MB4_GENERAL_CI).writeZero(23);
+            pc.writeReply(req);
+            try {
+                pc.startTls(sslContext(tls), settings.host(), settings.port(), tls.mode() == TlsMode.VERIFY_IDENTITY,
+                        timeoutMillis());
+            } catch (IOException e) {
+                throw new ReplicationException(Kind.TLS, settings.address() + ": TLS handshake failed: "
+                        + e.getMessage(), 0, e);
+            }
+        }
+        authenticate(pc, hs, caps);
+        boolean deprecateEof = (caps & CLIENT_DEPRECATE_EOF) != 0;
+        TextQuery q = new TextQuery(pc, deprecateEof, timeoutMillis());
+        ServerInfo info = setUpReplica(q, hs, start);
+        boolean checksums = "CRC32".equalsIgnoreCase(info.binlogChecksum());
+        registerReplica(pc);
+        // From the dump on, the server sends as fast as the network allows: read only on demand until the stream is
+        // handed to the byte-bounded buffer, so nothing piles up unbounded in the setup queue meanwhile.
+        pc.channel().config().setAutoRead(false);
+        pc.writeCommand(dumpCommand(start, hs.isMariaDb()));
+        pc.channel().read();
+        Packet firstEvent = pc.read(timeoutMillis());
+        if (firstEvent.isError()) {
+            ServerError err;
+            try {
+                err = ServerError.parse(firstEvent.payload());
+            } finally {
+                firstEvent.release();
+            }
+            throw streamError(err, start);
+        }
+        LOG.info("Replicating from {} ({}) as server id {} starting at {}{}", settings.address(), info.version(),
+                settings.serverId(), start, pc.isTls() ? " over TLS" : "");
+        return new Session(pc, info, checksums, firstEvent);
+    }
+
+    /** Classifies an ERR packet received in answer to the dump command or during the stream. */
+    public ReplicationException streamError(ServerError err, StartPosition start) {
+        if (err.code() == ER_MASTER_FATAL_ERROR_READING_BINLOG) {
+            return new ReplicationException(Kind.LOG_UNAVAILABLE, settings.address()
+                    + " cannot send the binlog from " + start + ": the position is not (or no longer) in its binary logs"
+                    + " (purged, or never written). Server " + err, err.code(), null);
+        }
+        return new ReplicationException(Kind.SERVER_ERROR, settings.address() + " stopped the binlog stream at "
+                + where.get() + ": " + err, err.code(), null);
+    }
+
+    private SslContext sslContext(TlsSettings tls) throws SSLException {
+        SslContextBuilder b = SslContextBuilder.forClient();
+        if (tls.trustedCertificates() != null) {
+            b.trustManager(tls.trustedCertificates().toFile());
+        } else if (!tls.verifiesCertificate()) {
+            b.trustManager(InsecureTrustManagerFactory.INSTANCE);
+        }
+        if (tls.clientCertificateChain() != null) {
+            b.keyManager(tls.clientCertificateChain().toFile(), tls.clientKey().toFile());
+        }
+        return b.build();
+    }
+
+    private void authenticate(PacketChannel pc, ServerHandshake hs, int caps) throws IOException, InterruptedException {
+        char[] pwChars = settings.password() == null ? new char[0] : settings.password().get();
+        byte[] pw = AuthScrambles.utf8(pwChars);
+        Arrays.fill(pwChars, '\0');
+        try {
+            String plugin = hs.authPlugin();
+            byte[] nonce = hs.scramble();
+            byte[] response = authResponse(plugin, pw, nonce);
+            ByteBuf out = Unpooled.buffer(128);
+            out.writeIntLE(caps).writeIntLE(MAX_PACKET_PAYLOAD).writeByte(CHARSET_UTF8MB4_GENERAL_CI).writeZero(23);
+            Wire.writeNulString(out, settings.user());
+            if ((caps & CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0) {
+                Wire.writeLenEncBytes(out, response);
+            } else {
+                out.writeByte(response.length).writeBytes(response);
+            }
+            if ((caps & CLIENT_PLUGIN_AUTH) != 0) {
+                Wire.writeNulString(out, plugin);
+            }
+            if ((caps & CLIENT_CONNECT_ATTRS) != 0) {
+                ByteBuf attrs = Unpooled.buffer();
+                Map<String, String> a = new java.util.LinkedHashMap<>();
+                a.put("_client_name", "lanes-replication");
+                a.put("program_name", "lanes");
+                a.putAll(settings.connectAttributes());
+                a.forEach((k, v) -> {
+                    Wire.writeLenEncString(attrs, k);
+                    Wire.writeLenEncString(attrs, v);
+                });
+                Wire.writeLenEncInt(out, attrs.readableBytes());
+                out.writeBytes(attrs);
+                attrs.release();
+            }
+            pc.writeReply(out);
+            while (true) {
+                Packet p = pc.read(timeoutMillis());
+                try {
+                    int h = p.header();
+                    ByteBuf pl = p.payload();
+                    if (h == 0x00) {
+                        return;
+                    } else if (h == 0xff) {
+                        ServerError err = ServerError.parse(pl);
+                        throw new ReplicationException(Kind.AUTHENTICATION, settings.address() + " refused user '"
+                                + settings.user() + "' (plugin " + plugin + "): " + err, err.code(), null);
+                    } else if (h == 0xfe) {
+                        pl.skipBytes(1);
+                        plugin = Wire.readNulString(pl);
+                        nonce = Wire.readRest(pl);
+                        int nonceLen = "client_ed25519".equals(plugin) ? 32 : 20;
+                        if (nonce.length > nonceLen) {
+                            nonce = Arrays.copyOf(nonce, nonceLen);
+                        }
+                        pc.writeReply(Unpooled.wrappedBuffer(authResponse(plugin, pw, nonce)));
+                    } else if (h == 0x01) {
+                        pl.skipBytes(1);
+                        if (!"caching_sha2_password".equals(plugin) || !pl.isReadable()) {
+                            throw new ReplicationException(Kind.AUTHENTICATION, settings.address()
+                                    + ": unexpected extra authentication data for plugin " + plugin);
+                        }
+                        int status = pl.readUnsignedByte();
+                        if (status == 3) {
+                            continue; // fast authentication succeeded; the OK packet follows
+                        }
+                        if (status != 4) {
+                            throw new ReplicationException(Kind.AUTHENTICATION, settings.address()
+                                    + ": unexpected caching_sha2_password status " + status);
+                        }
+                        fullCachingSha2(pc, pw, nonce);
+                    } else {
+                        throw new ReplicationException(Kind.PROTOCOL, settings.address()
+                                + ": unexpected packet 0x" + Integer.toHexString(h) + " during authentication");
+                    }
+                } finally {
+                    p.release();
+                }
+            }
+        } finally {
+            Arrays.fill(pw, (byte) 0);
+        }
+    }
+
+    private void fullCachingSha2(PacketChannel pc, byte[] pw, byte[] nonce) throws IOException, InterruptedException {
+        if (pc.isTls()) {
+            byte[] clear = Arrays.copyOf(pw, pw.length + 1);
+            try {
+                pc.writeReply(Unpooled.copiedBuffer(clear));
+            } finally {
+                Arrays.fill(clear, (byte) 0);
+            }
+            return;
+        }
+        String pem = settings.serverPublicKeyPem();
+        if (pem == null) {
+            if (!settings.allowPublicKeyRetrieval()) {
+                throw new ReplicationException(Kind.AUTHENTICATION, settings.address() + ": caching_sha2_password needs"
+                        + " full authentication for user '" + settings.user() + "', which requires TLS, the server's RSA"
+                        + " public key (serverPublicKey), or allowPublicKeyRetrieval");
+            }
+            pc.writeReply(Unpooled.wrappedBuffer(new byte[] {2}));
+            Packet keyPacket = pc.read(timeoutMillis());
+            try {
+                ByteBuf kp = keyPacket.payload();
+                if (keyPacket.header() != 0x01) {
+                    if (keyPacket.isError()) {
+                        ServerError err = ServerError.parse(kp);
+                        throw new ReplicationException(Kind.AUTHENTICATION, settings.address() + " refused user '"
+                                + settings.user() + "': " + err, err.code(), null);
+                    }
+                    throw new ReplicationException(Kind.AUTHENTICATION, settings.address()
+                            + ": expected the server's RSA public key");
+                }
+                kp.skipBytes(1);
+                pem = Wire.readRestString(kp);
+            } finally {
+                keyPacket.release();
+            }
+        }
+        pc.writeReply(Unpooled.wrappedBuffer(AuthScrambles.rsaEncryptPassword(pw, nonce, pem)));
+    }
+
+    private byte[] authResponse(String plugin, byte[] pw, byte[] nonce) {
+        switch (plugin) {
+            case "mysql_native_password":
+                return AuthScrambles.nativePassword(pw, nonce);
+            case "caching_sha2_password":
+                return AuthScrambles.cachingSha2(pw, nonce);
+            case "client_ed25519":
+                return Ed25519Password.sign(pw, nonce);
+            case "mysql_clear_password":
+                throw new ReplicationException(Kind.AUTHENTICATION, settings.address() + " asked for the password in"
+                        + " clear text (mysql_clear_password), which this client refuses to send");
+            default:
+                throw new ReplicationException(Kind.AUTHENTICATION, settings.address()
+                        + " asked for the unsupported authentication plugin " + plugin + " for user '"
+                        + settings.user() + "'");
+        }
+    }
+
+    private ServerInfo setUpReplica(TextQuery q, ServerHandshake hs, StartPosition start)
+            throws IOException, InterruptedException {
+        boolean maria = hs.isMariaDb();
+        try {
+            String version = q.scalarOrNull("SELECT @@version");
+            String serverIdText = q.scalarOrNull("SELECT @@server_id");
+            String uuid = maria ? null : q.scalarOrNull("SELECT @@server_uuid");
+            String gtidMode = maria ? null : q.scalarOrNull("SELECT @@gtid_mode");
+            String rowMetadata = q.scalarOrNull("SELECT @@binlog_row_metadata");
+            String checksum = q.scalarOrNull("SELECT @@global.binlog_checksum");
+            String gtidPos = q.scalarOrNull(maria ? "SELECT @@gtid_binlog_pos" : "SELECT @@global.gtid_executed");
+            StartPosition.FilePosition end = null;
+            TextQuery.Result status;
+            try {
+                status = q.query("SHOW MASTER STATUS");
+            } catch (TextQuery.ServerErrorException e) {
+                try {
+                    status = q.query("SHOW BINARY LOG STATUS");
+                } catch (TextQuery.ServerErrorException e2) {
+                    status = null;
+                }
+            }
+            if (status != null && !status.rows().isEmpty() && status.rows().get(0).size() >= 2) {
+                ResultRow r = new ResultRow(status.rows().get(0));
+                if (r.get(0) != null && r.get(1) != null) {
+                    end = StartPosition.file(r.get(0), Long.parseLong(r.get(1)));
+                }
+            }
+            if (checksum == null) {
+                checksum = "NONE";
+            }
+            exec(q, "SET @master_binlog_checksum = @@global.binlog_checksum");
+            long heartbeatNanos = settings.heartbeatPeriod().toNanos();
+            if (heartbeatNanos > 0) {
+                exec(q, "SET @master_heartbeat_period = " + heartbeatNanos);
+            }
+            if (maria) {
+                exec(q, "SET @mariadb_slave_capability = " + MARIA_SLAVE_CAPABILITY_GTID);
+                if (start instanceof StartPosition.MariaDbGtid g) {
+                    exec(q, "SET @slave_connect_state = '" + g.gtidPosition() + "'");
+                    exec(q, "SET @slave_gtid_strict_mode = " + (settings.gtidStrictMode() ? 1 : 0));
+                    exec(q, "SET @slave_gtid_ignore_duplicates = 0");
+                }
+            } else if (start instanceof StartPosition.MariaDbGtid) {
+                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + version
+                        + ") is not MariaDB and cannot start from a MariaDB GTID position");
+            }
+            if (maria && start instanceof StartPosition.MySqlGtidSet) {
+                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + version
+                        + ") is MariaDB and cannot start from a MySQL GTID set; use a MariaDB GTID position");
+            }
+            if (settings.semiSync()) {
+                String enabled = q.scalarOrNull("SELECT @@global.rpl_semi_sync_master_enabled");
+                if (enabled == null) {
+                    enabled = q.scalarOrNull("SELECT @@global.rpl_semi_sync_source_enabled");
+                }
+                if (!"1".equals(enabled) && !"ON".equalsIgnoreCase(enabled)) {
+                    throw new ReplicationException(Kind.SERVER_ERROR, settings.address()
+                            + " does not have semi-synchronous replication enabled on the source side"
+                            + " (rpl_semi_sync_master_enabled), but the client was asked to acknowledge");
+                }
+                exec(q, "SET @rpl_semi_sync_slave = 1");
+                if (!maria) {
+                    q.scalarOrNull("SET @rpl_semi_sync_replica = 1");
+                }
+            }
+            long serverId = serverIdText == null ? 0 : Long.parseLong(serverIdText);
+            return new ServerInfo(version == null ? hs.serverVersion() : version, maria, serverId, uuid, gtidMode,
+                    rowMetadata, checksum.toUpperCase(java.util.Locale.ROOT), gtidPos, end);
+        } catch (TextQuery.ServerErrorException e) {
+            throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " refused a replica setup statement: "
+                    + e.error(), e.error().code(), e);
+        }
+    }
+
+    /** Row access that tolerates short rows. */
+    private record ResultRow(java.util.List<String> values) {
+        String get(int i) {
+            return i < values.size() ? values.get(i) : null;
+        }
+    }
+
+    private static void exec(TextQuery q, String sql) throws IOException, InterruptedException,
+            TextQuery.ServerErrorException {
+        q.query(sql);
+    }
+
+    private void registerReplica(PacketChannel pc) throws IOException, InterruptedException {
+        ByteBuf b = Unpooled.buffer(32);
+        b.writeByte(COM_REGISTER_SLAVE).writeIntLE((int) settings.serverId());
+        b.writeByte(0); // hostname
+        b.writeByte(0); // user
+        b.writeByte(0); // password
+        b.writeShortLE(0); // port
+        b.writeIntLE(0); // replication rank
+        b.writeIntLE(0); // master id
+        pc.writeCommand(b);
+        Packet p = pc.read(timeoutMillis());
+        try {
+            if (p.isError()) {
+                ServerError err = ServerError.parse(p.payload());
+                Kind kind = err.code() == 1045 || err.code() == 1227 ? Kind.AUTHENTICATION : Kind.SERVER_ERROR;
+                throw new ReplicationException(kind, settings.address() + " refused COM_REGISTER_SLAVE for user '"
+                        + settings.user() + "' (it needs the REPLICATION SLAVE privilege): " + err, err.code(), null);
+            }
+        } finally {
+            p.release();
+        }
+    }
+
+    private ByteBuf dumpCommand(StartPosition start, boolean maria) {
+        ByteBuf b = Unpooled.buffer(64);
+        int flags = maria ? BINLOG_SEND_ANNOTATE_ROWS_EVENT : 0;
+        if (start instanceof StartPosition.FilePosition f) {
+            b.writeByte(COM_BINLOG_DUMP).writeIntLE((int) f.position()).writeShortLE(flags)
+                    .writeIntLE((int) settings.serverId()).writeBytes(f.file().getBytes(StandardCharsets.UTF_8));
+        } else if (start instanceof StartPosition.MariaDbGtid) {
+            b.writeByte(COM_BINLOG_DUMP).writeIntLE(4).writeShortLE(flags).writeIntLE((int) settings.serverId());
+        } else {
+            MySqlGtidSet set = MySqlGtidSet.parse(((StartPosition.MySqlGtidSet) start).gtidSet());
+            b.writeByte(COM_BINLOG_DUMP_GTID).writeShortLE(BINLOG_THROUGH_GTID).writeIntLE((int) settings.serverId())
+                    .writeIntLE(0).writeLongLE(4).writeIntLE(set.encodedLength());
+            set.encode(b);
+        }
+        return b;
+    }
+}

@@ -1,0 +1,192 @@
+package io.lanes.binlog.replication.internal;
+
+import io.lanes.binlog.replication.ReplicationEvent;
+import io.lanes.binlog.replication.ReplicationException;
+import io.lanes.binlog.replication.ReplicationException.Kind;
+import io.lanes.binlog.replication.StartPosition;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The streaming phase of one connection, on its event loop: unwraps each packet (OK byte, semi-sync header), passes the
+ * event through the {@link StreamTracker}, queues it in the {@link EventBuffer} and stops reading the socket when the
+ * buffer is full. Detects a dead connection by heartbeats: no packet for twice the heartbeat period (while reading is
+ * not paused) closes the connection. {@link #ended()} completes when the connection is gone, with the cause: a
+ * {@link ReplicationException} when reconnecting would not help, another throwable or null otherwise.
+ */
+public final class StreamSession implements PacketChannel.StreamingHandler {
+    private final PacketChannel packets;
+    private final Channel channel;
+    private final StreamTracker tracker;
+    private final EventBuffer buffer;
+    private final SourceConnector connector;
+    private final StartPosition start;
+    private final boolean semiSync;
+    private final long idleTimeoutNanos;
+    private final CompletableFuture<Throwable> ended = new CompletableFuture<>();
+    private final Runnable resumeReading;
+    private volatile long resumedAtNanos = System.nanoTime();
+    private Throwable endCause;
+    private long events;
+
+    public StreamSession(PacketChannel packets, StreamTracker tracker, EventBuffer buffer, SourceConnector connector,
+            StartPosition start, boolean semiSync, long heartbeatMillis) {
+        this.packets = packets;
+        this.channel = packets.channel();
+        this.tracker = tracker;
+        this.buffer = buffer;
+        this.connector = connector;
+        this.start = start;
+        this.semiSync = semiSync;
+        this.idleTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(heartbeatMillis * 2);
+        this.resumeReading = () -> channel.eventLoop().execute(() -> {
+            resumedAtNanos = System.nanoTime();
+            channel.config().setAutoRead(true);
+        });
+    }
+
+    /** Starts streaming; {@code first} is the first packet, already read during setup. */
+    public void start(Packet first) {
+        if (idleTimeoutNanos > 0) {
+            try {
+                // before the packet decoder: any bytes received count as life, so a huge event that takes longer
+                // than the timeout to arrive does not look like a dead connection
+                channel.pipeline().addBefore("frames", "idle",
+                        new IdleStateHandler(idleTimeoutNanos, 0, 0, TimeUnit.NANOSECONDS));
+                channel.pipeline().addBefore("packets", "idleCheck", new IdleCheck());
+            } catch (java.util.NoSuchElementException closedAlready) {
+                // the connection is already gone and its pipeline torn down; the switch below reports the close
+            }
+        }
+        // reading is off since the dump command; it goes on once the packets read meanwhile are in the buffer, unless
+        // the buffer is full
+        packets.switchToStreaming(this, first, () -> {
+            if (endCause == null && !buffer.pauseIfFull(resumeReading)) {
+                resumedAtNanos = System.nanoTime();
+                channel.config().setAutoRead(true);
+            }
+        });
+    }
+
+    public CompletableFuture<Throwable> ended() {
+        return ended;
+    }
+
+    public void close() {
+        channel.close();
+    }
+
+    @Override
+    public void onPacket(Packet packet) {
+        if (endCause != null) {
+            packet.release();
+            return;
+        }
+        try {
+            ByteBuf p = packet.payload();
+            int h = packet.header();
+            if (h == 0x00) {
+                p.skipBytes(1);
+                boolean ack = false;
+                if (semiSync && p.readableBytes() >= 2 && p.getByte(p.readerIndex()) == Protocol.SEMI_SYNC_INDICATOR) {
+                    ack = p.getByte(p.readerIndex() + 1) == Protocol.SEMI_SYNC_ACK_REQUESTED;
+                    p.skipBytes(2);
+                }
+                byte[] ev = new byte[p.readableBytes()];
+                p.readBytes(ev);
+                ReplicationEvent e = tracker.onEvent(ev);
+                if (ack) {
+                    sendAck();
+                }
+                if (e != null) {
+                    events++;
+                    if (!buffer.offer(e, resumeReading)) {
+                        channel.config().setAutoRead(false);
+                    }
+                }
+            } else if (h == 0xff) {
+                ServerError err = ServerError.parse(p);
+                if (isTransient(err.code())) {
+                    end(new IOException(connector.streamError(err, start).getMessage()));
+                } else {
+                    end(connector.streamError(err, start));
+                }
+            } else if (packet.isEof()) {
+                end(new IOException("the server ended the binlog stream at " + tracker.where()));
+            } else {
+                end(new ReplicationException(Kind.PROTOCOL, tracker.where() + ": unexpected packet header 0x"
+                        + Integer.toHexString(h) + " in the binlog stream"));
+            }
+        } catch (ReplicationException e) {
+            end(e);
+        } catch (RuntimeException e) {
+            end(new ReplicationException(Kind.PROTOCOL, tracker.where() + ": " + e, 0, e));
+        } finally {
+            packet.release();
+        }
+    }
+
+    /** Errors a server sends when it shuts down or kills the connection: reconnecting helps. */
+    private static boolean isTransient(int code) {
+        return code == 1053 || code == 1927 || code == 1317 || code == 2013 || code == 1040;
+    }
+
+    private void sendAck() {
+        byte[] name = tracker.file().getBytes(StandardCharsets.UTF_8);
+        ByteBuf b = Unpooled.buffer(9 + name.length);
+        b.writeByte(Protocol.SEMI_SYNC_INDICATOR).writeLongLE(tracker.position()).writeBytes(name);
+        channel.writeAndFlush(new Packet(0, b));
+    }
+
+    private void end(Throwable cause) {
+        if (endCause == null) {
+            endCause = cause;
+        }
+        channel.close();
+    }
+
+    @Override
+    public void onClosed(Throwable cause) {
+        Throwable c = endCause != null ? endCause : cause;
+        if (c != null && !(c instanceof ReplicationException)) {
+            Throwable root = SourceConnector.rootCause(c);
+            if (root instanceof PacketFrameDecoder.PacketTooLargeException tooLarge) {
+                // every packet before the big one has been processed, so the tracker is at the big event
+                c = new ReplicationException(Kind.EVENT_TOO_LARGE, tracker.where() + ": the next event is at least "
+                        + (tooLarge.size() - 1) + " bytes, more than maxEventSize " + (tooLarge.limit() - 3)
+                        + " (raise it to accept the event)", 0, tooLarge);
+            }
+        }
+        ended.complete(c);
+    }
+
+    /** Events handed to the buffer by this connection. */
+    public long events() {
+        return events;
+    }
+
+    private final class IdleCheck extends ChannelInboundHandlerAdapter {
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+            if (evt instanceof IdleStateEvent) {
+                boolean paused = !ctx.channel().config().isAutoRead();
+                if (!paused && System.nanoTime() - resumedAtNanos >= idleTimeoutNanos) {
+                    end(new IOException("no packet from " + packets.remote() + " for "
+                            + TimeUnit.NANOSECONDS.toMillis(idleTimeoutNanos) + " ms (twice the heartbeat period):"
+                            + " the connection is presumed dead"));
+                }
+                return;
+            }
+            super.userEventTriggered(ctx, evt);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.lanes.binlog.replication.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * COM_QUERY over the text protocol: sends a statement and reads its OK, ERR or result set (column definitions, then text
+ * rows, ended by EOF, or by an OK packet with an 0xfe header under CLIENT_DEPRECATE_EOF). Values are strings or null.
+ */
+public final class TextQuery {
+    /** A server's answer to a statement. */
+    public record Result(List<String> columns, List<List<String>> rows) {
+        /** The first row's first value, or null when there is no row. */
+        public String scalar() {
+            return rows.isEmpty() || rows.get(0).isEmpty() ? null : rows.get(0).get(0);
+        }
+    }
+
+    /** The server answered with an ERR packet. */
+    public static final class ServerErrorException extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient ServerError error;
+
+        public ServerErrorException(ServerError error) {
+            super(error.toString());
+            this.error = error;
+        }
+
+        public ServerError error() {
+            return error;
+        }
+    }
+
+    private final PacketChannel channel;
+    private final boolean deprecateEof;
+    private final long timeoutMillis;
+
+    public TextQuery(PacketChannel channel, boolean deprecateEof, long timeoutMillis) {
+        this.channel = channel;
+        this.deprecateEof = deprecateEof;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    public Result query(String sql) throws IOException, InterruptedException, ServerErrorException {
+        ByteBuf cmd = Unpooled.buffer();
+        cmd.writeByte(Protocol.COM_QUERY).writeBytes(sql.getBytes(StandardCharsets.UTF_8));
+        channel.writeCommand(cmd);
+        Packet first = channel.read(timeoutMillis);
+        try {
+            int h = first.header();
+            if (h == 0xff) {
+                throw new ServerErrorException(ServerError.parse(first.payload()));
+            }
+            if (h == 0x00) {
+                return new Result(List.of(), List.of());
+            }
+            long count = Wire.readLenEncInt(first.payload());
+            if (count <= 0 || count > 4096) {
+                throw new ProtocolException("bad column count " + count + " in the answer to a query");
+            }
+            List<String> columns = new ArrayList<>((int) count);
+            for (int i = 0; i < count; i++) {
+                Packet def = channel.read(timeoutMillis);
+                try {
+                    ByteBuf b = def.payload();
+                    for (int skip = 0; skip < 4; skip++) {
+                        Wire.readLenEncBytes(b); // catalog, schema, table, org_table
+                    }
+                    columns.add(Wire.readLenEncString(b));
+                } finally {
+                    def.release();
+                }
+            }
+            if (!deprecateEof) {
+                channel.read(timeoutMillis).release();
+            }
+            List<List<String>> rows = new ArrayList<>();
+            while (true) {
+                Packet row = channel.read(timeoutMillis);
+                try {
+                    if (row.isEof()) {
+                        break;
+                    }
+                    if (row.isError()) {
+                        throw new ServerErrorException(ServerError.parse(row.payload()));
+                    }
+                    List<String> values = new ArrayList<>((int) count);
+                    ByteBuf b = row.payload();
+                    for (int i = 0; i < count; i++) {
+                        values.add(Wire.readLenEncString(b));
+                    }
+                    rows.add(values);
+                } finally {
+                    row.release();
+                }
+            }
+            return new Result(columns, rows);
+        } finally {
+            first.release();
+        }
+    }
+
+    /** The first value of the first row, or null when the statement fails or returns no row. */
+    public String scalarOrNull(String sql) throws IOException, InterruptedException {
+        try {
+            return query(sql).scalar();
+        } catch (ServerErrorException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.lanes.binlog.replication;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.lanes.binlog.replication.internal.EventBuffer;
+import io.lanes.binlog.replication.internal.MySqlGtidSet;
+import io.lanes.binlog.replication.internal.Packet;
+import io.lanes.binlog.replication.internal.PacketEncoder;
+import io.lanes.binlog.replication.internal.PacketFrameDecoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.DecoderException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Packet framing, multi-packet reassembly, the size cap, GTID set encoding and the byte-bounded buffer. */
+class ReplicationProtocolTest {
+    private static final int MAX = 0xFFFFFF;
+
+    private static byte[] random(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    /** Encodes with the encoder, then feeds the bytes to the decoder in chunks of {@code chunk} bytes. */
+    private static Packet roundTrip(byte[] payload, int seq, int chunk) {
+        EmbeddedChannel enc = new EmbeddedChannel(new PacketEncoder());
+        enc.writeOutbound(new Packet(seq, Unpooled.wrappedBuffer(payload)));
+        ByteBuf wire = Unpooled.buffer();
+        for (ByteBuf b; (b = enc.readOutbound()) != null; ) {
+            wire.writeBytes(b);
+            b.release();
+        }
+        EmbeddedChannel dec = new EmbeddedChannel(new PacketFrameDecoder(64 << 20, () -> "test"));
+        while (wire.isReadable()) {
+            dec.writeInbound(wire.readRetainedSlice(Math.min(chunk, wire.readableBytes())));
+        }
+        wire.release();
+        Packet p = dec.readInbound();
+        assertNull(dec.readInbound(), "exactly one logical packet");
+        return p;
+    }
+
+    @Test
+    void payloadsOfEverySizeAroundTheSixteenMebibyteLimitSurviveSplittingAndReassembly() {
+        int[] sizes = {0, 1, 250, MAX - 1, MAX, MAX + 1, 2 * MAX, 2 * MAX + 7};
+        for (int size : sizes) {
+            byte[] payload = random(size, size);
+            Packet p = roundTrip(payload, 3, 1 << 20);
+            try {
+                assertEquals(size, p.payload().readableBytes(), "size " + size);
+                byte[] got = new byte[size];
+                p.payload().getBytes(p.payload().readerIndex(), got);
+                assertArrayEquals(payload, got, "size " + size);
+                // the sequence id of the last physical packet: one per full part, plus the final (maybe empty) one
+                assertEquals(3 + size / MAX, p.sequenceId(), "size " + size);
+            } finally {
+                p.release();
+            }
+        }
+    }
+
+    @Test
+    void packetsSplitAcrossReadsAtEveryByteAreReassembled() {
+        byte[] payload = random(300, 7);
+        Packet p = roundTrip(payload, 0, 1);
+        byte[] got = new byte[300];
+        p.payload().readBytes(got);
+        p.release();
+        assertArrayEquals(payload, got);
+    }
+
+    @Test
+    void theSizeCapIsCheckedOnTheHeaderBeforeThePayloadArrives() {
+        EmbeddedChannel dec = new EmbeddedChannel(new PacketFrameDecoder(1000, () -> "conn 1.2.3.4:3306 at bin.000007:4711"));
+        ByteBuf header = Unpooled.buffer().writeMediumLE(1001).writeByte(0);
+        DecoderException e = assertThrows(DecoderException.class, () -> dec.writeInbound(header));
+        assertInstanceOf(PacketFrameDecoder.PacketTooLargeException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("conn 1.2.3.4:3306 at bin.000007:4711"), e.getMessage());
+        // multi-packet: the running total is checked at each part's header
+        EmbeddedChannel dec2 = new EmbeddedChannel(new PacketFrameDecoder(MAX + 10, () -> "x"));
+        ByteBuf first = Unpooled.buffer().writeMediumLE(MAX).writeByte(0).writeZero(MAX);
+        dec2.writeInbound(first);
+        assertNull(dec2.readInbound());
+        ByteBuf second = Unpooled.buffer().writeMediumLE(11).writeByte(1);
+        assertThrows(DecoderException.class, () -> dec2.writeInbound(second));
+    }
+
+    @Test
+    void mySqlGtidSetsParseMergeAndEncodeAsTheServerExpects() {
+        MySqlGtidSet set = MySqlGtidSet.parse("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5:7, 3e11fa47-71ca-11e1-9e33-c80aa9429562:6,"
+                + "00000000-0000-0000-0000-000000000001:3");
+        assertEquals("00000000-0000-0000-0000-000000000001:3,3e11fa47-71ca-11e1-9e33-c80aa9429562:1-7", set.toString());
+        set.add(HexFormat.of().parseHex("3e11fa4771ca11e19e33c80aa9429562"), 0, 8);
+        set.add(HexFormat.of().parseHex("3e11fa4771ca11e19e33c80aa9429562"), 0, 10);
+        assertEquals("00000000-0000-0000-0000-000000000001:3,3e11fa47-71ca-11e1-9e33-c80aa9429562:1-8:10", set.toString());
+        assertTrue(set.contains("3E11FA47-71CA-11E1-9E33-C80AA9429562", 10));
+        assertFalse(set.contains("3E11FA47-71CA-11E1-9E33-C80AA9429562", 9));
+        ByteBuf b = Unpooled.buffer();
+        set.encode(b);
+        assertEquals(set.encodedLength(), b.readableBytes());
+        // n_sids, then sid 1: uuid, 1 interval [3, 4)
+        assertEquals(2, b.getLongLE(0));
+        assertEquals("00000000000000000000000000000001", HexFormat.of().formatHex(b.array(), 8, 24));
+        assertEquals(1, b.getLongLE(24));
+        assertEquals(3, b.getLongLE(32));
+        assertEquals(4, b.getLongLE(40));
+        assertEquals(set.toString(), MySqlGtidSet.decode(b).toString());
+        assertThrows(IllegalArgumentException.class, () -> MySqlGtidSet.parse("nonsense:1"));
+        assertThrows(IllegalArgumentException.class, () -> MySqlGtidSet.parse("3e11fa47-71ca-11e1-9e33-c80aa9429562:5-2"));
+    }
+
+    private static ReplicationEvent event(int size) {
+        byte[] b = new byte[size];
+        return new ReplicationEvent(b, "f", 4, false, true, StartPosition.file("f", 4));
+    }
+
+    @Test
+    void theBufferAsksToStopReadingOverBudgetAndToResumeAtHalf() throws Exception {
+        EventBuffer buf = new EventBuffer(10_000);
+        AtomicInteger resumes = new AtomicInteger();
+        Runnable resume = resumes::incrementAndGet;
+        int offered = 0;
+        while (buf.offer(event(1000), resume)) {
+            offered++;
+        }
+        offered++;
+        assertTrue(buf.isPaused());
+        assertTrue(buf.bufferedBytes() > 10_000 && buf.bufferedBytes() <= 10_000 + 1096);
+        List<ReplicationEvent> taken = new ArrayList<>();
+        while (buf.bufferedBytes() > 5000) {
+            assertEquals(0, resumes.get(), "no resume above half the budget");
+            taken.add(buf.poll(1, TimeUnit.SECONDS));
+        }
+        assertEquals(1, resumes.get());
+        assertFalse(buf.isPaused());
+        buf.fail(new ReplicationException(ReplicationException.Kind.PROTOCOL, "boom"));
+        while (taken.size() < offered) {
+            taken.add(buf.poll(1, TimeUnit.SECONDS));
+        }
+        assertThrows(ReplicationException.class, () -> buf.poll(1, TimeUnit.SECONDS), "the failure after the events");
+        assertEquals(buf.highWaterBytes(), offered * 1096L);
+    }
+}

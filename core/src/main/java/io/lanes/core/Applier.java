@@ -1,0 +1,44 @@
+package io.lanes.core;
+
+/**
+ * Applies transactions to a target for one worker. One instance per worker, created by {@link ApplierFactory#create}.
+ *
+ * <p>Threading: every method of an instance is called by its worker's thread only (with 0 workers, by the dispatching
+ * thread), never concurrently; an instance may therefore hold a connection and an open target transaction.
+ *
+ * <p>Protocol (block commit): a worker calls {@link #apply} for one or more consecutive transactions of its queue, then
+ * {@link #commit} once for all of them (a "batch"), or {@link #rollback} to undo everything applied since the last
+ * commit. {@link ApplyContext#endOfBatch()} on the last apply of a batch is true, and a commit follows it immediately.
+ * Every transaction of a batch has its dependencies committed or earlier in the same batch: applying them in one target
+ * transaction in the given order is equivalent to applying them one by one.
+ *
+ * <p>Exactly-once: {@link #commit} receives the worker's {@link Checkpoint}; storing it in the same target transaction
+ * as the data (or letting {@link CheckpointStore#saveWorkerCheckpoint}, called just before, do so) is what lets
+ * {@link RecoveryPoint} know after a crash exactly which transactions were applied. The engine marks the batch done only
+ * after commit returns normally; an exception from any method is retried (after a rollback) and finally stops the engine.
+ *
+ * <p>Happens-before: the commit of a transaction happens-before the apply of any transaction that depends on it, on any
+ * worker, and (with {@link CommitOrder#STRICT}) before the commit of any later transaction.
+ *
+ * @param <P> the transaction payload type
+ */
+public interface Applier<P> extends AutoCloseable {
+    /** Applies one transaction into the open target transaction (opening one when needed). */
+    void apply(Transaction<P> txn, ApplyContext context) throws Exception;
+
+    /**
+     * Commits everything applied since the last commit or rollback.
+     *
+     * @param batch the transactions being committed, in the order they were applied
+     * @param checkpoint this worker's checkpoint including this batch, to store in the same target transaction
+     */
+    void commit(Batch<P> batch, Checkpoint checkpoint) throws Exception;
+
+    /** Undoes everything applied since the last commit (after a failure, a commit-order deadlock, or on abort). */
+    void rollback(Batch<P> batch) throws Exception;
+
+    /** Releases resources; called once by the worker's thread when it exits. */
+    @Override
+    default void close() throws Exception {
+    }
+}

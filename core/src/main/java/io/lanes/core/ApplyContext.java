@@ -1,0 +1,19 @@
+package io.lanes.core;
+
+/** What the engine tells an {@link Applier} about one apply call. Owned by the worker and reused: valid during the call. */
+public interface ApplyContext {
+    /** The worker applying (0-based). */
+    int workerId();
+
+    /** The engine's sequence number of the transaction. */
+    long sequence();
+
+    /** 0 on the first attempt, then 1, 2, ... after failures or commit-order deadlocks rolled the batch back. */
+    int attempt();
+
+    /** True when a commit follows this apply immediately (like the Disruptor's endOfBatch): flush statement batches. */
+    boolean endOfBatch();
+
+    /** Position of this transaction in the current batch (0 for the first). */
+    int indexInBatch();
+}

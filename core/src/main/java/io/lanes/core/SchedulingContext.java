@@ -1,0 +1,32 @@
+package io.lanes.core;
+
+/**
+ * What a {@link Scheduler} may ask the engine. Every method is to be called on the dispatching thread only (inside
+ * {@link Scheduler#schedule}); answers about other threads' progress may be stale by the time they are used, but only in
+ * the safe direction: a transaction reported committed stays committed.
+ */
+public interface SchedulingContext {
+    /** Number of workers (at least 1; the engine never calls a scheduler when it applies on the dispatching thread). */
+    int workerCount();
+
+    /** True when the transaction with this sequence number has committed (or was already applied before a restart). */
+    boolean isCommitted(long sequence);
+
+    /** The worker a dispatched, not yet committed transaction sits on; -1 when it has committed. */
+    int workerOf(long sequence);
+
+    /**
+     * The worker where a transaction would start soonest, in O(1) (never a scan of all workers): the one with the lowest
+     * expected delay among the worker chosen last, an idle worker and a few sampled ones. The expected delay is the
+     * worker's queued transactions times its measured time per transaction, plus a wake-up if it is parked; a worker
+     * stuck in one step far longer than usual is avoided. So cheap work packs onto few awake workers (waking a parked
+     * thread costs more than it saves) and slow work spreads onto idle ones.
+     */
+    int leastLoadedWorker();
+
+    /** Transactions dispatched to {@code worker} and not yet committed. */
+    int pendingTransactions(int worker);
+
+    /** The low-water mark: every transaction with a sequence number at or below it has committed. */
+    long lowWaterMark();
+}

@@ -1,0 +1,88 @@
+package io.lanes.core;
+
+import io.lanes.core.internal.LongLongHashMap;
+
+/**
+ * By writeset, like MySQL's WRITESET dependency tracking: two transactions conflict when their write keys (hashed row
+ * keys) meet within a bounded history. A transaction waits for the last writer of each of its keys; when all its
+ * unfinished dependencies sit on one worker it queues behind them there (no wait, no global drain), otherwise it goes to
+ * the least loaded worker and waits there. A transaction without write keys is a barrier. When the history is full it
+ * is cleared, and every later transaction waits for all transactions before the clearing point (the information about
+ * them is gone) until the low-water mark passes it.
+ */
+public final class WritesetScheduler implements Scheduler {
+    /** MySQL's {@code binlog_transaction_dependency_history_size} default. */
+    public static final int DEFAULT_HISTORY_SIZE = 25_000;
+
+    private final int historySize;
+    private final LongLongHashMap lastWriter;
+    private SchedulingContext ctx;
+    private long floor;
+
+    public WritesetScheduler() {
+        this(DEFAULT_HISTORY_SIZE);
+    }
+
+    /** @param historySize how many distinct keys to remember before clearing the history */
+    public WritesetScheduler(int historySize) {
+        if (historySize < 1) {
+            throw new IllegalArgumentException("history size < 1: " + historySize);
+        }
+        this.historySize = historySize;
+        this.lastWriter = new LongLongHashMap(Math.min(historySize, 1 << 16));
+    }
+
+    @Override
+    public void init(SchedulingContext context) {
+        this.ctx = context;
+        lastWriter.clear();
+        floor = 0;
+    }
+
+    @Override
+    public void schedule(Transaction<?> txn, Placement placement) {
+        int n = txn.writeKeyCount();
+        long seq = placement.sequence();
+        if (n == 0) {
+            placement.asBarrier();
+            return;
+        }
+        if (floor > ctx.lowWaterMark()) {
+            placement.afterAllUpTo(floor);
+        }
+        int worker = -1;
+        boolean oneWorker = true;
+        boolean anyDependency = false;
+        for (int i = 0; i < n; i++) {
+            long prev = lastWriter.get(txn.writeKey(i));
+            if (prev > 0 && prev != seq) {
+                int w = ctx.workerOf(prev);
+                if (w >= 0) {
+                    placement.after(prev);
+                    anyDependency = true;
+                    if (worker < 0) {
+                        worker = w;
+                    } else if (w != worker) {
+                        oneWorker = false;
+                    }
+                }
+            }
+        }
+        if (anyDependency && oneWorker) {
+            placement.toWorker(worker);
+        }
+        if (lastWriter.size() + n > historySize) {
+            // This transaction's dependencies are known; later ones lose sight of everything before it.
+            lastWriter.clear();
+            floor = seq - 1;
+        }
+        for (int i = 0; i < n; i++) {
+            lastWriter.put(txn.writeKey(i), seq);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "writeset";
+    }
+}

@@ -1,0 +1,894 @@
+package io.lanes.core.internal;
+
+import io.lanes.core.ApplierFactory;
+import io.lanes.core.ApplierFailedException;
+import io.lanes.core.Checkpoint;
+import io.lanes.core.CheckpointStore;
+import io.lanes.core.CommitOrder;
+import io.lanes.core.EngineStats;
+import io.lanes.core.Placement;
+import io.lanes.core.RecoveryPoint;
+import io.lanes.core.Scheduler;
+import io.lanes.core.SchedulingContext;
+import io.lanes.core.StatsListener;
+import io.lanes.core.Transaction;
+import io.lanes.core.WaitState;
+import io.lanes.core.WorkerStats;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's moving parts; {@link io.lanes.core.Engine} is its public face and states the contracts. Not API.
+ *
+ * <p>The dispatching thread (whoever calls {@link #submit}, one at a time) owns the scheduler, the sequence counter,
+ * the per-worker dispatch counters and the commit-order bookkeeping; workers own their queues' consumer side and their
+ * batches; shared state is the {@link InFlightWindow}, the queued-bytes counter and the run phase.
+ */
+public final class EngineRuntime<P> {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
+
+    /** Everything {@link io.lanes.core.Engine.Builder} collects. */
+    public record Config<P>(
+            ApplierFactory<P> applierFactory,
+            Scheduler scheduler,
+            int workers,
+            CommitOrder commitOrder,
+            CheckpointStore store,
+            String initialPosition,
+            int groupSize,
+            long periodNanos,
+            long budgetBytes,
+            int workerQueueCapacity,
+            int maxBatch,
+            int maxRetries,
+            long retryBackoffNanos,
+            long retryMaxBackoffNanos,
+            long commitOrderTimeoutNanos,
+            Executor executor,
+            StatsListener statsListener,
+            long statsIntervalNanos,
+            String name) {
+    }
+
+    /**
+     * A worker with queued work that has been in one step (an apply, a wait) for this long, and for 8 times its usual
+     * time per transaction, is taken as blocked: no work is placed there while another worker exists.
+     */
+    private static final long STALLED_NANOS = 1_000_000;
+    /** A measured wake-up slower than this (an overloaded machine) still counts as this much. */
+    private static final long WAKE_CAP_NANOS = 500_000;
+    private static final java.lang.invoke.VarHandle DISPATCHER_STATE;
+    private static final java.lang.invoke.VarHandle LAST_DISPATCHED;
+
+    static {
+        try {
+            java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+            DISPATCHER_STATE = l.findVarHandle(EngineRuntime.class, "dispatcherState", WaitState.class);
+            LAST_DISPATCHED = l.findVarHandle(EngineRuntime.class, "lastDispatched", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final int NEW = 0;
+    private static final int RUNNING = 1;
+    private static final int DRAINING = 2;
+    private static final int HALTED = 3;
+    private static final int STOPPED = 4;
+
+    final ApplierFactory<P> applierFactory;
+    final CheckpointStore store;
+    final int maxBatch;
+    final int maxRetries;
+    final long retryBackoffNanos;
+    final long retryMaxBackoffNanos;
+    final long commitOrderTimeoutNanos;
+    final LongAdder retries = new LongAdder();
+    final LongAdder commitOrderRetries = new LongAdder();
+    final AtomicLong queuedBytes = new AtomicLong();
+    IdleWorkers idle;
+    InFlightWindow window;
+    long[] recoveredSkips = new long[0];
+
+    private final Config<P> config;
+    private final Scheduler scheduler;
+    private final CommitOrder commitOrder;
+    private final int workerCount;
+    private final long budget;
+    private volatile Worker<P>[] workers;
+    private Worker<P> inline;
+    private long[] dispatchedTo;
+
+    private volatile int phase = NEW;
+    private volatile boolean workersMayExit;
+    private final AtomicReference<ApplierFailedException> failure = new AtomicReference<>();
+    private volatile boolean dispatcherWaiting;
+    private volatile Thread dispatcherThread;
+    /** Written by the dispatching thread, read by stats: opaque access is enough and keeps submit free of fences. */
+    @SuppressWarnings("unused")
+    private WaitState dispatcherState = WaitState.WAITING_FOR_SOURCE;
+    private CountDownLatch started;
+    private CountDownLatch exited;
+    private CountDownLatch monitorExited;
+    private volatile boolean monitorStop;
+    private volatile Thread monitorThread;
+    private long startNanos;
+
+    // dispatcher-owned
+    /** Written by the dispatching thread (release), read by others (acquire). */
+    @SuppressWarnings("unused")
+    private long lastDispatched;
+    private long nextSeq;
+    private long barrierFloor;
+    private int skipIndex;
+    private final PlacementImpl placement = new PlacementImpl();
+    private final Map<String, long[]> lastByPartition = new HashMap<>();
+    private long randomState = 0x9E3779B97F4A7C15L;
+    private int lastChosen;
+    /** Moving average of the time from an unpark to the worker running, written racily by workers. */
+    private volatile long wakeNanos = 50_000;
+    private volatile long barriers;
+    private volatile long skipped;
+    private RecoveryPoint recoveryPoint;
+
+    public EngineRuntime(Config<P> config) {
+        this.config = config;
+        this.applierFactory = config.applierFactory();
+        this.store = config.store();
+        this.scheduler = config.scheduler();
+        this.commitOrder = config.commitOrder();
+        this.workerCount = config.workers();
+        this.budget = config.budgetBytes();
+        this.maxBatch = config.maxBatch();
+        this.maxRetries = config.maxRetries();
+        this.retryBackoffNanos = config.retryBackoffNanos();
+        this.retryMaxBackoffNanos = config.retryMaxBackoffNanos();
+        this.commitOrderTimeoutNanos = config.commitOrderTimeoutNanos();
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public synchronized RecoveryPoint start() {
+        if (phase != NEW) {
+            throw new IllegalStateException("the engine was started already");
+        }
+        Collection<io.lanes.core.Checkpoint> saved;
+        try {
+            saved = store.load();
+        } catch (Exception e) {
+            throw new IllegalStateException("loading checkpoints failed", e);
+        }
+        RecoveryPoint rp = RecoveryPoint.fromCheckpoints(saved, config.initialPosition());
+        recoveryPoint = rp;
+        recoveredSkips = rp.alreadyApplied();
+        window = new InFlightWindow(config.groupSize(), config.groupSize(), config.periodNanos(), rp.lowWaterMark(),
+                rp.position(), this::wakeDispatcherIfWaiting);
+        nextSeq = rp.nextSequence();
+        LAST_DISPATCHED.setRelease(this, rp.lowWaterMark());
+        barrierFloor = 0;
+        startNanos = System.nanoTime();
+        if (rp.lowWaterMark() > 0 || recoveredSkips.length > 0) {
+            LOG.info("{}: recovering from {}", config.name(), rp);
+        }
+        int n = Math.max(1, workerCount);
+        idle = new IdleWorkers(n);
+        dispatchedTo = new long[n];
+        Worker<P>[] ws = new Worker[n];
+        for (int i = 0; i < n; i++) {
+            ws[i] = new Worker<>(i, this);
+        }
+        workers = ws;
+        if (workerCount == 0) {
+            inline = workers[0];
+            try {
+                inline.openInline();
+            } catch (Exception e) {
+                throw new ApplierFailedException("the applier could not be created", -1, null, 0, rp.lowWaterMark(), e);
+            }
+            exited = new CountDownLatch(0);
+        } else {
+            scheduler.init(new ContextImpl());
+            for (int i = n - 1; i >= 0; i--) {
+                idle.push(i);
+            }
+            started = new CountDownLatch(n);
+            exited = new CountDownLatch(n);
+            for (Worker<P> w : workers) {
+                config.executor().execute(w);
+            }
+            try {
+                started.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                abort();
+                throw new IllegalStateException("interrupted while starting workers", e);
+            }
+        }
+        phase = RUNNING;
+        if (failure.get() != null) {
+            shutdown(false);
+            throw finalFailure();
+        }
+        monitorExited = new CountDownLatch(1);
+        config.executor().execute(this::monitorLoop);
+        return rp;
+    }
+
+    void workerStarted() {
+        started.countDown();
+    }
+
+    void workerExited() {
+        exited.countDown();
+    }
+
+    boolean halted() {
+        return phase == HALTED;
+    }
+
+    boolean workersMayExit() {
+        return workersMayExit;
+    }
+
+    /** The first failure wins; halts every worker and wakes every waiting thread. */
+    void fail(long seq, String position, int worker, String message, Throwable cause) {
+        ApplierFailedException f = new ApplierFailedException(message, seq, position, worker, -1, cause);
+        if (failure.compareAndSet(null, f)) {
+            LOG.error("{}: stopping: {}", config.name(), message, cause);
+            halt();
+        }
+    }
+
+    private void halt() {
+        phase = HALTED;
+        if (window != null) {
+            window.wakeEveryone();
+        }
+        if (workers != null) {
+            for (Worker<P> w : workers) {
+                Thread t = w.thread;
+                if (t != null && w != inline) {
+                    LockSupport.unpark(t);
+                }
+            }
+        }
+        Thread d = dispatcherThread;
+        if (d != null) {
+            LockSupport.unpark(d);
+        }
+    }
+
+    /** Graceful stop: drain, stop workers, save the final low-water mark. */
+    public void stop() throws InterruptedException {
+        synchronized (this) {
+            if (phase == NEW) {
+                phase = STOPPED;
+                return;
+            }
+            if (phase == STOPPED) {
+                if (failure.get() != null) {
+                    throw finalFailure();
+                }
+                return;
+            }
+            if (phase == RUNNING) {
+                phase = DRAINING;
+            }
+        }
+        long last = (long) LAST_DISPATCHED.getAcquire(this);
+        if (workerCount > 0) {
+            window.awaitLwm(last, Long.MAX_VALUE, () -> phase == HALTED || Thread.currentThread().isInterrupted());
+            if (Thread.currentThread().isInterrupted()) {
+                abort();
+                throw new InterruptedException("interrupted while draining; the engine was aborted");
+            }
+        }
+        shutdown(true);
+        if (failure.get() != null) {
+            throw finalFailure();
+        }
+    }
+
+    /** Hard stop: open batches are rolled back, nothing more is saved. */
+    public void abort() {
+        synchronized (this) {
+            if (phase == STOPPED) {
+                return;
+            }
+            if (phase == NEW) {
+                phase = STOPPED;
+                return;
+            }
+            halt();
+        }
+        shutdown(false);
+    }
+
+    private synchronized void shutdown(boolean saveLwm) {
+        if (phase == STOPPED) {
+            return;
+        }
+        workersMayExit = true;
+        for (Worker<P> w : workers) {
+            Thread t = w.thread;
+            if (t != null && w != inline) {
+                LockSupport.unpark(t);
+            }
+        }
+        awaitUninterruptibly(exited);
+        if (inline != null) {
+            inline.closeApplier();
+        }
+        // The checkpoint thread stops before the final save: a periodic save of an older mark still in flight could
+        // otherwise commit after the final one and leave the saved low-water mark behind.
+        monitorStop = true;
+        Thread mt = monitorThread;
+        if (mt != null) {
+            LockSupport.unpark(mt);
+        }
+        if (monitorExited != null) {
+            awaitUninterruptibly(monitorExited);
+        }
+        if (saveLwm) {
+            InFlightWindow.Mark m = window.publishCurrent();
+            try {
+                store.saveLowWaterMark(Checkpoint.ofLowWaterMark(m.sequence(), m.position()));
+            } catch (Exception e) {
+                LOG.warn("{}: saving the final low-water mark {} failed (the worker checkpoints still hold it)",
+                        config.name(), m.sequence(), e);
+            }
+        }
+        phase = STOPPED;
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private ApplierFailedException finalFailure() {
+        ApplierFailedException f = failure.get();
+        return new ApplierFailedException(f.getMessage(), f.failedSequence(), f.failedPosition(), f.workerId(),
+                window.lwm(), f.getCause());
+    }
+
+    /** Called on the dispatching thread when it finds the engine halted by a failure: stops cleanly, then throws. */
+    private RuntimeException failedWhileDispatching() {
+        if (failure.get() != null) {
+            shutdown(true);
+            return finalFailure();
+        }
+        return new IllegalStateException("the engine was aborted");
+    }
+
+    // ---------------------------------------------------------------- dispatch
+
+    public long submit(Transaction<P> txn) throws InterruptedException {
+        int ph = phase;
+        if (ph != RUNNING) {
+            if (ph == HALTED || (ph == STOPPED && failure.get() != null)) {
+                throw failedWhileDispatching();
+            }
+            throw new IllegalStateException(ph == NEW ? "the engine is not started" : "the engine is stopping");
+        }
+        Thread me = Thread.currentThread();
+        if (dispatcherThread != me) {
+            dispatcherThread = me;
+        }
+        DISPATCHER_STATE.setOpaque(this, WaitState.DISPATCHING);
+        try {
+            return dispatch(txn);
+        } finally {
+            DISPATCHER_STATE.setOpaque(this, WaitState.WAITING_FOR_SOURCE);
+        }
+    }
+
+    private long dispatch(Transaction<P> txn) throws InterruptedException {
+        long seq = nextSeq;
+        if (seq - window.lwm() > window.window()) {
+            awaitDispatch(WaitState.WAITING_FOR_CHECKPOINT_GROUP, seq, 0, -1);
+        }
+        long charge = Math.min(txn.sizeBytes(), budget);
+        if (queuedBytes.get() + charge > budget && queuedBytes.get() > 0) {
+            awaitDispatch(WaitState.WAITING_FOR_MEMORY, seq, charge, -1);
+        }
+        // From here on the transaction is committed to: the scheduler records it, so no interruption may leave it
+        // half-dispatched (its sequence number would hold the low-water mark back for ever).
+        boolean skip = isRecoveredSkip(seq);
+        placement.reset(seq);
+        if (workerCount > 0) {
+            scheduler.schedule(txn, placement);
+            if (placement.worker >= workerCount) {
+                throw new IllegalStateException(scheduler.name() + " placed transaction " + seq + " on worker "
+                        + placement.worker + " of " + workerCount);
+            }
+        }
+        boolean oversized = txn.sizeBytes() > budget;
+        boolean barrier = txn.isBarrier() || placement.barrier || oversized;
+        nextSeq = seq + 1;
+        if (skip) {
+            LAST_DISPATCHED.setRelease(this, seq);
+            window.markSkipped(seq, txn.position());
+            skipped++;
+            if (barrier) {
+                barrierFloor = seq;
+            }
+            return seq;
+        }
+        Task<P> task = new Task<>();
+        task.txn = txn;
+        task.seq = seq;
+        task.barrier = barrier;
+        long lwm = window.lwm();
+        long startLwm = Math.max(placement.afterAllUpTo, barrierFloor);
+        if (barrier) {
+            startLwm = seq - 1;
+        }
+        task.startLwm = startLwm > lwm ? startLwm : 0;
+        task.startDeps = placement.dependencies(window);
+        switch (commitOrder) {
+            case STRICT:
+                task.commitLwm = seq - 1 > lwm ? seq - 1 : 0;
+                break;
+            case PER_PARTITION:
+                setPartitionCommitOrder(task, txn, lwm);
+                break;
+            default:
+                break;
+        }
+        if (barrier) {
+            barrierFloor = seq;
+            barriers++;
+        }
+        task.bytes = charge;
+        if (workerCount == 0) {
+            window.dispatch(seq, 0, txn.position());
+            LAST_DISPATCHED.setRelease(this, seq);
+            queuedBytes.addAndGet(charge);
+            if (!inline.runInline(task)) {
+                throw failedWhileDispatching();
+            }
+            return seq;
+        }
+        int w = placement.worker >= 0 ? placement.worker : leastLoadedWorker();
+        if (dispatchedTo[w] - workers[w].finished >= config.workerQueueCapacity()) {
+            boolean interrupted = false;
+            for (;;) {
+                try {
+                    awaitDispatch(WaitState.WAITING_FOR_WORKER_QUEUE, seq, 0, w);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        queuedBytes.addAndGet(charge);
+        window.dispatch(seq, w, txn.position());
+        LAST_DISPATCHED.setRelease(this, seq);
+        dispatchedTo[w]++;
+        Worker<P> worker = workers[w];
+        worker.queue.offer(task);
+        if (worker.parked) {
+            // Counts as awake from now on, so the next placements pack onto it instead of waking another worker.
+            long now = System.nanoTime();
+            worker.parked = false;
+            worker.stepStartedAt = now;
+            worker.wakeRequestedAt = now;
+            LockSupport.unpark(worker.thread);
+        }
+        return seq;
+    }
+
+    private boolean isRecoveredSkip(long seq) {
+        long[] skips = recoveredSkips;
+        while (skipIndex < skips.length && skips[skipIndex] < seq) {
+            skipIndex++;
+        }
+        return skipIndex < skips.length && skips[skipIndex] == seq;
+    }
+
+    private void setPartitionCommitOrder(Task<P> task, Transaction<P> txn, long lwm) {
+        int keys = txn.partitionKeyCount();
+        if (keys == 0) {
+            task.commitLwm = task.seq - 1 > lwm ? task.seq - 1 : 0;
+            return;
+        }
+        long[] deps = null;
+        int n = 0;
+        for (int i = 0; i < keys; i++) {
+            long[] last = lastByPartition.get(txn.partitionKey(i));
+            if (last == null) {
+                lastByPartition.put(txn.partitionKey(i), new long[] {task.seq});
+                continue;
+            }
+            long prev = last[0];
+            last[0] = task.seq;
+            if (prev != task.seq && !window.isCommitted(prev)) {
+                if (deps == null) {
+                    deps = new long[keys];
+                }
+                deps[n++] = prev;
+            }
+        }
+        if (n > 0) {
+            task.commitDeps = n == deps.length ? deps : Arrays.copyOf(deps, n);
+        }
+        if (lastByPartition.size() > 4 * window.window() + 1024) {
+            for (Iterator<long[]> it = lastByPartition.values().iterator(); it.hasNext();) {
+                if (window.isCommitted(it.next()[0])) {
+                    it.remove();
+                }
+            }
+        }
+    }
+
+    private void awaitDispatch(WaitState state, long seq, long charge, int worker) throws InterruptedException {
+        DISPATCHER_STATE.setOpaque(this, state);
+        dispatcherWaiting = true;
+        try {
+            for (;;) {
+                boolean ready;
+                switch (state) {
+                    case WAITING_FOR_CHECKPOINT_GROUP:
+                        ready = seq - window.lwm() <= window.window();
+                        break;
+                    case WAITING_FOR_MEMORY:
+                        long q = queuedBytes.get();
+                        ready = q == 0 || q + charge <= budget;
+                        break;
+                    default:
+                        ready = dispatchedTo[worker] - workers[worker].finished < config.workerQueueCapacity();
+                        break;
+                }
+                if (ready) {
+                    return;
+                }
+                if (phase == HALTED) {
+                    throw failedWhileDispatching();
+                }
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while " + state.description());
+                }
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(50));
+            }
+        } finally {
+            dispatcherWaiting = false;
+            DISPATCHER_STATE.setOpaque(this, WaitState.DISPATCHING);
+        }
+    }
+
+    void wakeDispatcherIfWaiting() {
+        if (dispatcherWaiting) {
+            Thread d = dispatcherThread;
+            if (d != null) {
+                LockSupport.unpark(d);
+            }
+        }
+    }
+
+    void release(long bytes) {
+        if (bytes != 0) {
+            queuedBytes.addAndGet(-bytes);
+        }
+    }
+
+    /**
+     * The worker a transaction without placement goes to, in O(1): the one with the lowest expected delay among the
+     * worker chosen last, one idle worker and two (or four) sampled workers. The expected delay is the queued work
+     * (transactions times that worker's measured time per transaction, pessimistic until it has committed) plus, for a
+     * parked worker, the measured wake-up time; a worker stuck in one step far longer than usual is never chosen while
+     * another exists. So cheap work stays packed
+     * on few awake workers instead of waking parked ones (no negative scaling with many workers), and slow work spreads.
+     */
+    private int leastLoadedWorker() {
+        int n = workerCount;
+        if (n == 1) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        long measuredWake = wakeNanos;
+        long wake = Math.min(measuredWake, WAKE_CAP_NANOS);
+        // A worker counts as blocked only after far longer than this machine's usual scheduling delays: on an
+        // overloaded machine a runnable thread may wait milliseconds for a core, which is no reason to wake another.
+        long stalledAfter = Math.max(STALLED_NANOS, 4 * measuredWake);
+        int best = lastChosen;
+        long bestDelay = expectedDelay(best, now, wake, stalledAfter);
+        if (bestDelay > 0) {
+            for (int i = 0; i < 4; i++) {
+                int w = idle.pop();
+                if (w < 0) {
+                    break;
+                }
+                if (load(w) == 0) {
+                    long d = expectedDelay(w, now, wake, stalledAfter);
+                    if (d < bestDelay) {
+                        best = w;
+                        bestDelay = d;
+                    } else {
+                        idle.push(w); // still idle: keep the hint for the next placement
+                    }
+                    break;
+                }
+            }
+            for (int i = 0; i < 4 && bestDelay > 0 && (i < 2 || bestDelay > WAKE_CAP_NANOS); i++) {
+                int w = nextRandom(n);
+                long d = expectedDelay(w, now, wake, stalledAfter);
+                if (d < bestDelay) {
+                    best = w;
+                    bestDelay = d;
+                }
+            }
+        }
+        lastChosen = best;
+        return best;
+    }
+
+    private long expectedDelay(int w, long now, long wake, long stalledAfter) {
+        Worker<P> worker = workers[w];
+        long queued = load(w);
+        long wakeUp = worker.parked ? wake : 0;
+        if (queued == 0) {
+            return wakeUp;
+        }
+        long service = worker.serviceNanos;
+        if (now - worker.stepStartedAt > Math.max(stalledAfter, 8 * service)) {
+            return Long.MAX_VALUE / 2 + queued; // blocked in one step for far longer than usual: last resort
+        }
+        return queued * service + wakeUp;
+    }
+
+    void recordWakeTime(long nanos) {
+        long old = wakeNanos;
+        wakeNanos = old + ((nanos - old) >> 3);
+    }
+
+
+    private long load(int w) {
+        return dispatchedTo[w] - workers[w].finished;
+    }
+
+    private int nextRandom(int bound) {
+        long x = randomState;
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        randomState = x;
+        return (int) ((x >>> 33) % bound);
+    }
+
+    // ---------------------------------------------------------------- queries
+
+    public long lowWaterMark() {
+        return window == null ? 0 : window.lwm();
+    }
+
+    public long lastDispatched() {
+        return (long) LAST_DISPATCHED.getAcquire(this);
+    }
+
+    public RecoveryPoint recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    /** Waits until the LWM reached {@code seq}; false on timeout or when the engine halted. */
+    public boolean awaitLowWaterMark(long seq, long timeoutNanos) throws InterruptedException {
+        if (window == null) {
+            throw new IllegalStateException("the engine is not started");
+        }
+        long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
+        boolean ok = window.awaitLwm(seq, deadline, () -> phase == HALTED || phase == STOPPED
+                || Thread.currentThread().isInterrupted());
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        return ok || window.lwm() >= seq;
+    }
+
+    public EngineStats stats() {
+        long now = System.nanoTime();
+        List<WorkerStats> ws = new ArrayList<>();
+        long applying = 0;
+        long committed = 0;
+        Worker<P>[] all = workers;
+        if (all != null) {
+            for (int i = 0; i < all.length; i++) {
+                WorkerStats s = all[i].snapshot(dispatchedTo[i]);
+                ws.add(s);
+                applying += s.applyingNanos();
+                committed += s.transactions();
+            }
+        }
+        long lwm = lowWaterMark();
+        long up = startNanos == 0 ? 0 : now - startNanos;
+        long last = (long) LAST_DISPATCHED.getAcquire(this);
+        return new EngineStats(up, lwm, last, committed, Math.max(0, last - lwm - countSkippedAbove(lwm)),
+                queuedBytes.get(), up == 0 ? 0 : (double) applying / up, barriers, retries.sum(),
+                commitOrderRetries.sum(), skipped, (WaitState) DISPATCHER_STATE.getOpaque(this), List.copyOf(ws));
+    }
+
+    private long countSkippedAbove(long lwm) {
+        long[] s = recoveredSkips;
+        long last = (long) LAST_DISPATCHED.getAcquire(this);
+        int n = 0;
+        for (long x : s) {
+            if (x > lwm && x <= last) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    // ---------------------------------------------------------------- the checkpoint thread
+
+    private void monitorLoop() {
+        monitorThread = Thread.currentThread();
+        long lastSaved = window.published().sequence();
+        long nextStats = System.nanoTime() + config.statsIntervalNanos();
+        long tick = Math.min(config.periodNanos(), config.statsListener() == null ? Long.MAX_VALUE
+                : config.statsIntervalNanos());
+        try {
+            while (!monitorStop) {
+                LockSupport.parkNanos(this, Math.max(1_000_000L, tick));
+                if (monitorStop) {
+                    break;
+                }
+                if (phase == HALTED) {
+                    continue;
+                }
+                InFlightWindow.Mark m = window.publishCurrent();
+                if (m.sequence() != lastSaved) {
+                    try {
+                        store.saveLowWaterMark(Checkpoint.ofLowWaterMark(m.sequence(), m.position()));
+                        lastSaved = m.sequence();
+                    } catch (Exception e) {
+                        LOG.warn("{}: saving the low-water mark {} failed; will retry", config.name(), m.sequence(), e);
+                    }
+                }
+                StatsListener l = config.statsListener();
+                long now = System.nanoTime();
+                if (l != null && now >= nextStats) {
+                    nextStats = now + config.statsIntervalNanos();
+                    try {
+                        l.onStats(stats());
+                    } catch (RuntimeException e) {
+                        LOG.warn("{}: stats listener failed", config.name(), e);
+                    }
+                }
+            }
+        } finally {
+            monitorExited.countDown();
+        }
+    }
+
+    // ---------------------------------------------------------------- scheduler plumbing
+
+    private final class ContextImpl implements SchedulingContext {
+        @Override
+        public int workerCount() {
+            return workerCount;
+        }
+
+        @Override
+        public boolean isCommitted(long sequence) {
+            return window.isCommitted(sequence);
+        }
+
+        @Override
+        public int workerOf(long sequence) {
+            return window.workerOf(sequence);
+        }
+
+        @Override
+        public int leastLoadedWorker() {
+            return EngineRuntime.this.leastLoadedWorker();
+        }
+
+        @Override
+        public int pendingTransactions(int worker) {
+            return (int) load(worker);
+        }
+
+        @Override
+        public long lowWaterMark() {
+            return window.lwm();
+        }
+    }
+
+    private static final class PlacementImpl implements Placement {
+        long seq;
+        int worker;
+        boolean barrier;
+        long afterAllUpTo;
+        long[] deps = new long[8];
+        int depCount;
+
+        void reset(long s) {
+            seq = s;
+            worker = -1;
+            barrier = false;
+            afterAllUpTo = 0;
+            depCount = 0;
+        }
+
+        long[] dependencies(InFlightWindow w) {
+            int n = 0;
+            for (int i = 0; i < depCount; i++) {
+                if (!w.isCommitted(deps[i])) {
+                    deps[n++] = deps[i];
+                }
+            }
+            return n == 0 ? Task.NONE : Arrays.copyOf(deps, n);
+        }
+
+        @Override
+        public long sequence() {
+            return seq;
+        }
+
+        @Override
+        public Placement toWorker(int w) {
+            if (w < 0) {
+                throw new IllegalArgumentException("worker " + w);
+            }
+            worker = w;
+            return this;
+        }
+
+        @Override
+        public Placement after(long s) {
+            if (s >= seq) {
+                throw new IllegalArgumentException("transaction " + seq + " cannot wait for a later one, " + s);
+            }
+            if (s > 0 && s > afterAllUpTo) {
+                if (depCount == deps.length) {
+                    deps = Arrays.copyOf(deps, depCount * 2);
+                }
+                deps[depCount++] = s;
+            }
+            return this;
+        }
+
+        @Override
+        public Placement afterAllUpTo(long s) {
+            if (s >= seq) {
+                throw new IllegalArgumentException("transaction " + seq + " cannot wait for a later one, " + s);
+            }
+            afterAllUpTo = Math.max(afterAllUpTo, s);
+            return this;
+        }
+
+        @Override
+        public Placement asBarrier() {
+            barrier = true;
+            return this;
+        }
+    }
+}

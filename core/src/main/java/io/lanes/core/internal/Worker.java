@@ -1,0 +1,620 @@
+package io.lanes.core.internal;
+
+import io.lanes.core.Applier;
+import io.lanes.core.ApplyContext;
+import io.lanes.core.Batch;
+import io.lanes.core.Checkpoint;
+import io.lanes.core.Transaction;
+import io.lanes.core.WaitState;
+import io.lanes.core.WorkerStats;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One worker: takes tasks from its queue in order, waits for their dependencies, applies consecutive ones into one
+ * target transaction (a batch), waits for commit order, commits with its checkpoint, marks them committed.
+ *
+ * <p>The rule that keeps workers from deadlocking each other: a worker never waits while its open batch could be needed
+ * by someone else. A task joins the open batch only if everything it waits for (start and commit) has committed or is in
+ * the batch; otherwise the batch is committed first. The only wait with an open batch is the commit-order wait of the
+ * batch's first transaction, whose predecessors are all older than every transaction in the batch and so never wait for
+ * it. A target-level lock between them (a commit-order deadlock) is broken by {@code commitOrderTimeout}: roll back,
+ * wait for the predecessors, apply again.
+ */
+final class Worker<P> implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
+    private static final int SPINS_BEFORE_PARK = 100;
+    private static final WaitState[] STATES = WaitState.values();
+
+    final int id;
+    private final EngineRuntime<P> rt;
+    private final InFlightWindow window;
+    final TaskQueue<P> queue = new TaskQueue<>();
+    volatile Thread thread;
+    volatile boolean parked;
+    private Applier<P> applier;
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Task<P>[] batch = new Task[16];
+    private int batchSize;
+    private int batchAttempts;
+    private final BatchView batchView = new BatchView();
+    private final Context context = new Context();
+
+    /** Sequence numbers this worker committed beyond the published LWM, ascending (a ring). */
+    private long[] done = new long[64];
+    private int doneHead;
+    private int doneCount;
+
+    /** Transactions committed; read by the dispatcher to compute this worker's load. */
+    volatile long finished;
+    /** When the current step (an apply, a wait, a wake-up) began: a worker long in one step is not a place for work. */
+    volatile long stepStartedAt = System.nanoTime();
+    private static final java.lang.invoke.VarHandle STEP;
+
+    static {
+        try {
+            STEP = java.lang.invoke.MethodHandles.lookup().findVarHandle(Worker.class, "stepStartedAt", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+    /** Moving average of this worker's time per transaction; pessimistic until it has committed something. */
+    volatile long serviceNanos = 1_000_000;
+    private long batchStartedAt;
+    /** Set by the dispatcher when it unparks this worker, to measure wake-up time. */
+    volatile long wakeRequestedAt;
+    private volatile long bytes;
+    private volatile long commits;
+    private final AtomicLongArray times = new AtomicLongArray(STATES.length);
+    private volatile WaitState state = WaitState.IDLE;
+    private volatile long stateSince = System.nanoTime();
+
+    Worker(int id, EngineRuntime<P> rt) {
+        this.id = id;
+        this.rt = rt;
+        this.window = rt.window;
+    }
+
+    // ---------------------------------------------------------------- thread body
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        stateSince = System.nanoTime();
+        try {
+            try {
+                applier = rt.applierFactory.create(id);
+            } catch (Throwable e) {
+                rt.fail(-1, null, id, "applier for worker " + id + " could not be created", e);
+                return;
+            } finally {
+                rt.workerStarted();
+            }
+            loop();
+        } catch (Throwable e) {
+            rt.fail(batchSize > 0 ? batch[0].seq : -1, batchSize > 0 ? batch[0].txn.position() : null, id,
+                    "worker " + id + " died", e);
+            rollbackQuietly();
+        } finally {
+            closeApplier();
+            enter(WaitState.STOPPED);
+            rt.workerExited();
+        }
+    }
+
+    /** With 0 workers: the dispatching thread creates the applier. */
+    void openInline() throws Exception {
+        thread = Thread.currentThread();
+        applier = rt.applierFactory.create(id);
+    }
+
+    void closeApplier() {
+        if (applier != null) {
+            try {
+                applier.close();
+            } catch (Throwable e) {
+                LOG.warn("worker {}: closing the applier failed", id, e);
+            }
+            applier = null;
+        }
+    }
+
+    private void loop() {
+        for (;;) {
+            Task<P> t = queue.peek();
+            if (t == null) {
+                if (rt.halted() || rt.workersMayExit()) {
+                    rollbackQuietly();
+                    return;
+                }
+                idle();
+                continue;
+            }
+            if (halted()) {
+                rollbackQuietly();
+                return;
+            }
+            if (batchSize > 0 && !canJoin(t) && !commitBatch()) {
+                return;
+            }
+            if (batchSize == 0 && !awaitStart(t)) {
+                return;
+            }
+            queue.remove(t);
+            addToBatch(t);
+            Task<P> next = queue.peek();
+            boolean end = t.barrier || batchSize >= rt.maxBatch || next == null || !canJoin(next);
+            if (!applyTask(t, end)) {
+                return;
+            }
+            if (end && !commitBatch()) {
+                return;
+            }
+        }
+    }
+
+    /** With 0 workers: runs one task on the calling (dispatching) thread; false when the engine failed. */
+    boolean runInline(Task<P> t) {
+        addToBatch(t);
+        return applyTask(t, true) && commitBatch();
+    }
+
+    private void idle() {
+        enter(WaitState.IDLE);
+        rt.idle.push(id);
+        for (int i = 0; i < SPINS_BEFORE_PARK; i++) {
+            if (queue.peek() != null) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        parked = true;
+        if (queue.peek() == null && !rt.halted() && !rt.workersMayExit()) {
+            LockSupport.park(this);
+        }
+        parked = false;
+        long now = System.nanoTime();
+        long requested = wakeRequestedAt;
+        if (requested != 0) {
+            wakeRequestedAt = 0;
+            rt.recordWakeTime(now - requested);
+        }
+        stepStartedAt = now;
+        if (Thread.interrupted()) {
+            rt.fail(-1, null, id, "worker " + id + " was interrupted", new InterruptedException());
+        }
+    }
+
+    private boolean halted() {
+        if (Thread.interrupted()) {
+            rt.fail(batchSize > 0 ? batch[0].seq : -1, batchSize > 0 ? batch[0].txn.position() : null, id,
+                    "worker " + id + " was interrupted", new InterruptedException());
+        }
+        return rt.halted();
+    }
+
+    // ---------------------------------------------------------------- dependencies
+
+    private boolean canJoin(Task<P> n) {
+        if (n.barrier || batch[batchSize - 1].barrier) {
+            return false;
+        }
+        for (long d : n.startDeps) {
+            if (!committedOrInBatch(d)) {
+                return false;
+            }
+        }
+        if (n.startLwm > 0 && !lwmCoveredWithBatch(n.startLwm)) {
+            return false;
+        }
+        for (long d : n.commitDeps) {
+            if (!committedOrInBatch(d)) {
+                return false;
+            }
+        }
+        return n.commitLwm <= 0 || lwmCoveredWithBatch(n.commitLwm);
+    }
+
+    private boolean committedOrInBatch(long seq) {
+        return window.isCommitted(seq) || indexInBatch(seq) >= 0;
+    }
+
+    /** True when every transaction up to {@code upTo} committed or sits in the open batch. */
+    private boolean lwmCoveredWithBatch(long upTo) {
+        long l = window.lwm();
+        if (l >= upTo) {
+            return true;
+        }
+        int i = indexInBatch(l + 1);
+        if (i < 0) {
+            return false;
+        }
+        long j = i + (upTo - l - 1);
+        return j < batchSize && batch[(int) j].seq == upTo;
+    }
+
+    private int indexInBatch(long seq) {
+        int lo = 0;
+        int hi = batchSize - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long s = batch[mid].seq;
+            if (s < seq) {
+                lo = mid + 1;
+            } else if (s > seq) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
+    }
+
+    /** With an empty batch: waits until the task's start dependencies committed. False when the engine halted. */
+    private boolean awaitStart(Task<P> t) {
+        stepStartedAt = System.nanoTime();
+        for (long d : t.startDeps) {
+            if (!window.isCommitted(d)) {
+                enter(WaitState.WAITING_FOR_DEPENDENCY);
+                if (!window.awaitCommitted(d, Long.MAX_VALUE, this::halted)) {
+                    return false;
+                }
+            }
+        }
+        if (t.startLwm > 0 && window.lwm() < t.startLwm) {
+            enter(WaitState.WAITING_FOR_DEPENDENCY);
+            return window.awaitLwm(t.startLwm, Long.MAX_VALUE, this::halted);
+        }
+        return true;
+    }
+
+    private boolean commitOrderSatisfied(Task<P> first) {
+        for (long d : first.commitDeps) {
+            if (!window.isCommitted(d)) {
+                return false;
+            }
+        }
+        return first.commitLwm <= 0 || window.lwm() >= first.commitLwm;
+    }
+
+    /** Waits for the first task's commit predecessors, until the deadline; false on timeout or halt. */
+    private boolean awaitCommitOrder(Task<P> first, long deadline) {
+        for (long d : first.commitDeps) {
+            if (!window.awaitCommitted(d, deadline, this::halted)) {
+                return false;
+            }
+        }
+        return first.commitLwm <= 0 || window.awaitLwm(first.commitLwm, deadline, this::halted);
+    }
+
+    // ---------------------------------------------------------------- apply, commit, retry
+
+    private void addToBatch(Task<P> t) {
+        if (batchSize == 0) {
+            batchStartedAt = System.nanoTime();
+        }
+        if (batchSize == batch.length) {
+            batch = Arrays.copyOf(batch, batchSize * 2);
+        }
+        batch[batchSize++] = t;
+    }
+
+    private boolean applyTask(Task<P> t, boolean end) {
+        enter(WaitState.APPLYING);
+        STEP.setOpaque(this, System.nanoTime()); // read racily by the dispatcher; no fence per transaction
+        context.set(t.seq, batchAttempts, end, batchSize - 1);
+        try {
+            applier.apply(t.txn, context);
+            return true;
+        } catch (Throwable e) {
+            return retryBatch(e, t, end);
+        }
+    }
+
+    /**
+     * After a failure: roll back, back off, apply the whole batch again; gives up after the configured retries.
+     *
+     * @return true when the batch is applied again (uncommitted), false when the engine stopped or failed
+     */
+    private boolean retryBatch(Throwable error, Task<P> failing, boolean endHint) {
+        Throwable e = error;
+        Task<P> f = failing;
+        for (;;) {
+            rollbackQuietly();
+            if (e instanceof VirtualMachineError) {
+                rt.fail(f.seq, f.txn.position(), id, "fatal error applying transaction " + f.seq, e);
+                return false;
+            }
+            if (rt.halted()) {
+                return false;
+            }
+            batchAttempts++;
+            if (batchAttempts > rt.maxRetries) {
+                rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position() + " failed "
+                        + batchAttempts + " times on worker " + id, e);
+                return false;
+            }
+            rt.retries.increment();
+            LOG.warn("worker {}: transaction {} at {} failed (attempt {} of {}), retrying its batch of {}", id, f.seq,
+                    f.txn.position(), batchAttempts, rt.maxRetries + 1, batchSize, e);
+            enter(WaitState.RETRYING);
+            long backoff = Math.min(rt.retryMaxBackoffNanos, rt.retryBackoffNanos << Math.min(20, batchAttempts - 1));
+            long deadline = System.nanoTime() + backoff;
+            for (long left = backoff; left > 0; left = deadline - System.nanoTime()) {
+                if (halted()) {
+                    return false;
+                }
+                LockSupport.parkNanos(this, left);
+            }
+            Throwable again = reapply(endHint);
+            if (again == null) {
+                return true;
+            }
+            e = again;
+            f = reapplyFailed;
+        }
+    }
+
+    private Task<P> reapplyFailed;
+
+    /** Applies every task of the batch again; returns the failure, with {@link #reapplyFailed} set, or null. */
+    private Throwable reapply(boolean endHint) {
+        enter(WaitState.APPLYING);
+        for (int i = 0; i < batchSize; i++) {
+            Task<P> t = batch[i];
+            context.set(t.seq, batchAttempts, i == batchSize - 1 && endHint, i);
+            try {
+                applier.apply(t.txn, context);
+            } catch (Throwable e) {
+                reapplyFailed = t;
+                return e;
+            }
+        }
+        return null;
+    }
+
+    private boolean commitBatch() {
+        Task<P> first = batch[0];
+        if (!commitOrderSatisfied(first)) {
+            enter(WaitState.WAITING_FOR_COMMIT_ORDER);
+            boolean ok = awaitCommitOrder(first, System.nanoTime() + rt.commitOrderTimeoutNanos);
+            if (!ok) {
+                if (halted()) {
+                    rollbackQuietly();
+                    return false;
+                }
+                // Suspected commit-order deadlock: an earlier transaction may be blocked on what this batch holds.
+                rt.commitOrderRetries.increment();
+                LOG.info("worker {}: transaction {} waited over {} ms for preceding transactions to commit; rolling back"
+                        + " its batch of {} and retrying after them", id, first.seq,
+                        rt.commitOrderTimeoutNanos / 1_000_000, batchSize);
+                rollbackQuietly();
+                if (!awaitCommitOrder(first, Long.MAX_VALUE)) {
+                    return false;
+                }
+                batchAttempts++;
+                Throwable e = reapply(true);
+                if (e != null && !retryBatch(e, reapplyFailed, true)) {
+                    return false;
+                }
+            }
+        }
+        for (;;) {
+            Checkpoint cp = buildCheckpoint();
+            enter(WaitState.APPLYING);
+            try {
+                rt.store.saveWorkerCheckpoint(cp);
+                applier.commit(batchView, cp);
+                break;
+            } catch (Throwable e) {
+                if (!retryBatch(e, first, true)) {
+                    return false;
+                }
+            }
+        }
+        markCommitted();
+        return true;
+    }
+
+    private void rollbackQuietly() {
+        if (batchSize == 0 || applier == null) {
+            return;
+        }
+        try {
+            applier.rollback(batchView);
+        } catch (Throwable e) {
+            LOG.warn("worker {}: rollback of a batch of {} failed", id, batchSize, e);
+        }
+    }
+
+    private void markCommitted() {
+        long b = 0;
+        int n = batchSize;
+        for (int i = 0; i < n; i++) {
+            Task<P> t = batch[i];
+            window.markCommitted(t.seq);
+            addDone(t.seq);
+            b += t.bytes;
+        }
+        bytes += sumSizes(n);
+        commits++;
+        long now = System.nanoTime();
+        long old = serviceNanos;
+        serviceNanos = old + (((now - batchStartedAt) / n - old) >> 2);
+        stepStartedAt = now;
+        finished += n;
+        rt.release(b);
+        if (queue.peek() == null) {
+            // Before the low-water mark moves: whoever waits for it finds this worker among the idle ones at once.
+            rt.idle.push(id);
+        }
+        window.advance();
+        rt.wakeDispatcherIfWaiting();
+        for (int i = 0; i < n; i++) {
+            batch[i].txn = null;
+            batch[i] = null;
+        }
+        batchSize = 0;
+        batchAttempts = 0;
+    }
+
+    private long sumSizes(int n) {
+        long s = 0;
+        for (int i = 0; i < n; i++) {
+            s += batch[i].txn.sizeBytes();
+        }
+        return s;
+    }
+
+    // ---------------------------------------------------------------- checkpoints
+
+    private void addDone(long seq) {
+        if (doneCount == done.length) {
+            long[] bigger = new long[done.length * 2];
+            for (int i = 0; i < doneCount; i++) {
+                bigger[i] = done[(doneHead + i) & (done.length - 1)];
+            }
+            done = bigger;
+            doneHead = 0;
+        }
+        done[(doneHead + doneCount) & (done.length - 1)] = seq;
+        doneCount++;
+    }
+
+    private Checkpoint buildCheckpoint() {
+        InFlightWindow.Mark mark = window.published();
+        long base = mark.sequence();
+        int m = done.length - 1;
+        while (doneCount > 0 && done[doneHead] <= base) {
+            doneHead = (doneHead + 1) & m;
+            doneCount--;
+        }
+        long max = batch[batchSize - 1].seq;
+        long[] skips = rt.recoveredSkips;
+        if (skips.length > 0 && skips[skips.length - 1] > max) {
+            max = skips[skips.length - 1];
+        }
+        long[] words = new long[(int) ((max - base + 63) >>> 6)];
+        for (int i = 0; i < doneCount; i++) {
+            setBit(words, done[(doneHead + i) & m] - base - 1);
+        }
+        for (int i = 0; i < batchSize; i++) {
+            setBit(words, batch[i].seq - base - 1);
+        }
+        for (int i = skips.length - 1; i >= 0 && skips[i] > base; i--) {
+            setBit(words, skips[i] - base - 1);
+        }
+        return Checkpoint.ofWorker(id, base, mark.position(), words);
+    }
+
+    private static void setBit(long[] words, long bit) {
+        words[(int) (bit >>> 6)] |= 1L << bit;
+    }
+
+    // ---------------------------------------------------------------- stats
+
+    private void enter(WaitState s) {
+        WaitState cur = state;
+        if (cur == s) {
+            return;
+        }
+        long now = System.nanoTime();
+        int i = cur.ordinal();
+        times.lazySet(i, times.get(i) + (now - stateSince));
+        stateSince = now;
+        state = s;
+    }
+
+    WorkerStats snapshot(long dispatchedTo) {
+        long now = System.nanoTime();
+        WaitState s = state;
+        long since = stateSince;
+        long[] t = new long[STATES.length];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = times.get(i);
+        }
+        t[s.ordinal()] += Math.max(0, now - since);
+        long fin = finished;
+        return new WorkerStats(id, fin, bytes, commits, t[WaitState.IDLE.ordinal()], t[WaitState.APPLYING.ordinal()],
+                t[WaitState.WAITING_FOR_DEPENDENCY.ordinal()], t[WaitState.WAITING_FOR_COMMIT_ORDER.ordinal()],
+                t[WaitState.RETRYING.ordinal()], (int) Math.max(0, dispatchedTo - fin), s);
+    }
+
+    long applyingNanos() {
+        long v = times.get(WaitState.APPLYING.ordinal());
+        if (state == WaitState.APPLYING) {
+            v += Math.max(0, System.nanoTime() - stateSince);
+        }
+        return v;
+    }
+
+    // ---------------------------------------------------------------- views handed to the applier
+
+    private final class BatchView implements Batch<P> {
+        @Override
+        public int size() {
+            return batchSize;
+        }
+
+        @Override
+        public Transaction<P> transaction(int index) {
+            checkIndex(index);
+            return batch[index].txn;
+        }
+
+        @Override
+        public long sequence(int index) {
+            checkIndex(index);
+            return batch[index].seq;
+        }
+
+        private void checkIndex(int index) {
+            if (index < 0 || index >= batchSize) {
+                throw new IndexOutOfBoundsException(index + " of " + batchSize);
+            }
+        }
+    }
+
+    private final class Context implements ApplyContext {
+        private long seq;
+        private int attempt;
+        private boolean end;
+        private int index;
+
+        void set(long seq, int attempt, boolean end, int index) {
+            this.seq = seq;
+            this.attempt = attempt;
+            this.end = end;
+            this.index = index;
+        }
+
+        @Override
+        public int workerId() {
+            return id;
+        }
+
+        @Override
+        public long sequence() {
+            return seq;
+        }
+
+        @Override
+        public int attempt() {
+            return attempt;
+        }
+
+        @Override
+        public boolean endOfBatch() {
+            return end;
+        }
+
+        @Override
+        public int indexInBatch() {
+            return index;
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.lanes.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.junit.jupiter.api.Test;
+
+/**
+ * MySQL's most reported replica hang: a later transaction holds a row lock an earlier one needs, and waits for the
+ * earlier one to commit first (commit order). Here the scheduler (like a logical clock that missed a unique key) lets
+ * both run at once; the target's row lock blocks the earlier one; the engine must notice the later one waited too long
+ * for commit order, roll it back (releasing the lock), let the earlier one commit, and apply the later one again.
+ */
+class CommitOrderDeadlockTest {
+
+    @Test
+    void laterTransactionHoldingALockIsRolledBackAndRetried() throws Exception {
+        ReentrantLock rowLock = new ReentrantLock();
+        CountDownLatch laterHoldsLock = new CountDownLatch(1);
+        List<String> commits = new CopyOnWriteArrayList<>();
+        List<String> rollbacks = new CopyOnWriteArrayList<>();
+        Scheduler independent = new Scheduler() {
+            @Override
+            public void init(SchedulingContext context) {
+            }
+
+            @Override
+            public void schedule(Transaction<?> txn, Placement placement) {
+                placement.toWorker((int) (placement.sequence() % 2)); // 1 -> worker 1, 2 -> worker 0; no dependency
+            }
+        };
+        ApplierFactory<String> factory = wid -> new Applier<>() {
+            boolean holding;
+
+            @Override
+            public void apply(Transaction<String> txn, ApplyContext ctx) throws Exception {
+                if (txn.payload().equals("earlier")) {
+                    if (ctx.attempt() == 0) {
+                        assertTrue(laterHoldsLock.await(10, TimeUnit.SECONDS));
+                    }
+                    // innodb_lock_wait_timeout: far longer than the engine's commit-order timeout
+                    assertTrue(rowLock.tryLock(30, TimeUnit.SECONDS), "lock wait timeout");
+                } else {
+                    rowLock.lock();
+                    laterHoldsLock.countDown();
+                }
+                holding = true;
+            }
+
+            @Override
+            public void commit(Batch<String> batch, Checkpoint checkpoint) {
+                commits.add(batch.transaction(0).payload());
+                release();
+            }
+
+            @Override
+            public void rollback(Batch<String> batch) {
+                rollbacks.add(batch.transaction(0).payload());
+                release();
+            }
+
+            private void release() {
+                if (holding) {
+                    holding = false;
+                    rowLock.unlock();
+                }
+            }
+        };
+        try (Engine<String> engine = Engine.builder(factory).scheduler(independent).workers(2)
+                .commitOrder(CommitOrder.STRICT).commitOrderTimeout(Duration.ofMillis(200)).build()) {
+            engine.start();
+            engine.submit(Transaction.builder("earlier").position("1").build());
+            engine.submit(Transaction.builder("later").position("2").build());
+            assertTrue(engine.awaitLowWaterMark(2, Duration.ofSeconds(20)), "commit-order deadlock not resolved");
+            assertEquals(1, engine.stats().commitOrderRetries());
+        }
+        assertEquals(List.of("earlier", "later"), commits);
+        assertEquals(List.of("later"), rollbacks);
+    }
+}

@@ -1,0 +1,162 @@
+package io.lanes.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** Retries, then a clean stop naming the failing transaction, then an exact resume. */
+class FailureTest {
+
+    /** A tiny transactional target: per-worker pending list, commit publishes data and checkpoint together. */
+    static final class Target implements CheckpointStore {
+        final Map<Long, Integer> appliedCount = new ConcurrentHashMap<>();
+        final Map<Integer, Checkpoint> rows = new HashMap<>();
+        Checkpoint lwm;
+        final Map<Integer, Checkpoint> staged = new ConcurrentHashMap<>();
+        volatile long poison = -1;
+        volatile int transientFailures;
+        final AtomicInteger failuresThrown = new AtomicInteger();
+
+        Applier<Long> applier(int worker) {
+            List<Long> pending = new ArrayList<>();
+            return new Applier<>() {
+                @Override
+                public void apply(Transaction<Long> txn, ApplyContext ctx) {
+                    if (txn.payload() == poison) {
+                        failuresThrown.incrementAndGet();
+                        throw new IllegalArgumentException("poison " + txn.payload());
+                    }
+                    if (txn.payload() == 7 && failuresThrown.get() < transientFailures) {
+                        failuresThrown.incrementAndGet();
+                        throw new IllegalStateException("deadlock found when trying to get lock; try restarting");
+                    }
+                    pending.add(txn.payload());
+                }
+
+                @Override
+                public void commit(Batch<Long> batch, Checkpoint checkpoint) {
+                    synchronized (Target.this) {
+                        for (long p : pending) {
+                            appliedCount.merge(p, 1, Integer::sum);
+                        }
+                        rows.put(worker, staged.remove(worker));
+                    }
+                    pending.clear();
+                }
+
+                @Override
+                public void rollback(Batch<Long> batch) {
+                    pending.clear();
+                    staged.remove(worker);
+                }
+            };
+        }
+
+        @Override
+        public synchronized Collection<Checkpoint> load() {
+            List<Checkpoint> all = new ArrayList<>(rows.values());
+            if (lwm != null) {
+                all.add(lwm);
+            }
+            return all;
+        }
+
+        @Override
+        public void saveWorkerCheckpoint(Checkpoint checkpoint) {
+            staged.put(checkpoint.workerId(), checkpoint);
+        }
+
+        @Override
+        public synchronized void saveLowWaterMark(Checkpoint checkpoint) {
+            lwm = checkpoint;
+        }
+    }
+
+    private static Engine<Long> engine(Target t, int workers) {
+        return Engine.builder(t::applier).scheduler(new PartitionScheduler()).workers(workers)
+                .commitOrder(CommitOrder.STRICT).checkpointStore(t).retries(3)
+                .retryBackoff(Duration.ofMillis(1), Duration.ofMillis(2)).build();
+    }
+
+    private static Transaction<Long> txn(long i) {
+        return Transaction.builder(i).position("pos-" + i).partitionKey("s" + (i % 3)).build();
+    }
+
+    @Test
+    void transientFailuresAreRetried() throws Exception {
+        Target t = new Target();
+        t.transientFailures = 2;
+        try (Engine<Long> e = engine(t, 3)) {
+            e.start();
+            for (long i = 1; i <= 20; i++) {
+                e.submit(txn(i));
+            }
+            assertTrue(e.awaitLowWaterMark(20, Duration.ofSeconds(10)));
+            assertEquals(2, e.stats().retries());
+        }
+        for (long i = 1; i <= 20; i++) {
+            assertEquals(1, t.appliedCount.get(i), "txn " + i);
+        }
+    }
+
+    @Test
+    void persistentFailureStopsCleanlyNamingTheTransactionAndRecoveryResumesExactly() throws Exception {
+        Target t = new Target();
+        t.poison = 12;
+        Engine<Long> e = engine(t, 3);
+        e.start();
+        ApplierFailedException failure = assertThrows(ApplierFailedException.class, () -> {
+            for (long i = 1; i <= 200; i++) {
+                e.submit(txn(i));
+            }
+            e.stop();
+        });
+        assertEquals(12, failure.failedSequence());
+        assertEquals("pos-12", failure.failedPosition());
+        assertEquals(11, failure.lowWaterMark(), "STRICT: everything before the failing transaction committed");
+        assertEquals(4, t.failuresThrown.get(), "first attempt plus three retries");
+        assertThrows(ApplierFailedException.class, e::stop, "stop keeps reporting the failure");
+        assertEquals(11, t.lwm.lowWaterMark(), "the final low-water mark was saved");
+        assertEquals("pos-11", t.lwm.position());
+
+        t.poison = -1; // the operator fixed the cause
+        long[] before = t.appliedCount.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+        try (Engine<Long> resumed = engine(t, 5)) {
+            RecoveryPoint rp = resumed.start();
+            assertEquals(11, rp.lowWaterMark());
+            assertEquals("pos-11", rp.position());
+            for (long i = rp.nextSequence(); i <= 200; i++) {
+                assertEquals(i, resumed.submit(txn(i)));
+            }
+        }
+        assertArrayEquals(java.util.stream.LongStream.rangeClosed(1, 11).toArray(), before);
+        for (long i = 1; i <= 200; i++) {
+            assertEquals(1, t.appliedCount.get(i), "txn " + i);
+        }
+    }
+
+    @Test
+    void anApplierThatCannotBeCreatedFailsStart() {
+        Engine<Long> e = Engine.<Long>builder(w -> {
+            if (w == 2) {
+                throw new java.io.IOException("connection refused");
+            }
+            return new Target().applier(w);
+        }).workers(4).build();
+        ApplierFailedException f = assertThrows(ApplierFailedException.class, e::start);
+        assertEquals(2, f.workerId());
+        assertEquals(-1, f.failedSequence());
+        e.abort();
+    }
+}

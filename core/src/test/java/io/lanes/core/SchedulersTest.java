@@ -1,0 +1,219 @@
+package io.lanes.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Each policy's decisions, against a scripted view of the in-flight window. */
+class SchedulersTest {
+
+    /** The engine's view, scripted: which sequence numbers committed, where the others sit, who is least loaded. */
+    static final class FakeContext implements SchedulingContext {
+        final Set<Long> committed = new HashSet<>();
+        final Map<Long, Integer> placedOn = new HashMap<>();
+        int leastLoaded = 5;
+        long lwm;
+
+        @Override
+        public int workerCount() {
+            return 8;
+        }
+
+        @Override
+        public boolean isCommitted(long sequence) {
+            return sequence <= lwm || committed.contains(sequence);
+        }
+
+        @Override
+        public int workerOf(long sequence) {
+            return isCommitted(sequence) ? -1 : placedOn.getOrDefault(sequence, -1);
+        }
+
+        @Override
+        public int leastLoadedWorker() {
+            return leastLoaded;
+        }
+
+        @Override
+        public int pendingTransactions(int worker) {
+            return 0;
+        }
+
+        @Override
+        public long lowWaterMark() {
+            return lwm;
+        }
+    }
+
+    /** What a policy decided for one transaction. */
+    static final class Decision implements Placement {
+        final long seq;
+        int worker = -1;
+        final List<Long> after = new ArrayList<>();
+        long afterAllUpTo;
+        boolean barrier;
+
+        Decision(long seq) {
+            this.seq = seq;
+        }
+
+        @Override
+        public long sequence() {
+            return seq;
+        }
+
+        @Override
+        public Placement toWorker(int w) {
+            worker = w;
+            return this;
+        }
+
+        @Override
+        public Placement after(long s) {
+            after.add(s);
+            return this;
+        }
+
+        @Override
+        public Placement afterAllUpTo(long s) {
+            afterAllUpTo = Math.max(afterAllUpTo, s);
+            return this;
+        }
+
+        @Override
+        public Placement asBarrier() {
+            barrier = true;
+            return this;
+        }
+    }
+
+    FakeContext ctx;
+    long next;
+
+    @BeforeEach
+    void reset() {
+        ctx = new FakeContext();
+        next = 1;
+    }
+
+    private Decision place(Scheduler s, Transaction.Builder<Object> b) {
+        Decision d = new Decision(next++);
+        s.schedule(b.build(), d);
+        int w = d.worker >= 0 ? d.worker : ctx.leastLoaded;
+        ctx.placedOn.put(d.seq, w);
+        return d;
+    }
+
+    private static Transaction.Builder<Object> txn() {
+        return Transaction.builder((Object) null).position("p");
+    }
+
+    @Test
+    void partitionKeysStayWhileInFlightAndMoveWhenIdle() {
+        PartitionScheduler s = new PartitionScheduler();
+        s.init(ctx);
+        ctx.leastLoaded = 2;
+        Decision a1 = place(s, txn().partitionKey("a"));
+        assertEquals(2, a1.worker);
+        ctx.leastLoaded = 6;
+        Decision a2 = place(s, txn().partitionKey("a"));
+        assertEquals(2, a2.worker, "a has work in flight on worker 2");
+        assertEquals(List.of(1L), a2.after);
+        Decision b1 = place(s, txn().partitionKey("b"));
+        assertEquals(6, b1.worker);
+        ctx.committed.add(1L);
+        ctx.committed.add(2L);
+        ctx.leastLoaded = 4;
+        Decision a3 = place(s, txn().partitionKey("a"));
+        assertEquals(4, a3.worker, "a was idle: it moves to the least loaded worker");
+        assertEquals(List.of(), a3.after);
+        Decision ab = place(s, txn().partitionKeys("a", "b"));
+        assertEquals(List.of(4L, 3L), ab.after, "waits for the last in-flight transaction of each key");
+        assertEquals(4, ab.worker);
+        Decision b2 = place(s, txn().partitionKey("b"));
+        assertEquals(4, b2.worker, "b now belongs where the multi-key transaction went");
+        assertTrue(place(s, txn()).barrier, "no partition key: unknown dependencies");
+    }
+
+    @Test
+    void writesetDependenciesOnOneWorkerQueueThereOtherwiseLeastLoaded() {
+        WritesetScheduler s = new WritesetScheduler(10);
+        s.init(ctx);
+        ctx.leastLoaded = 1;
+        place(s, txn().writeKeys(100, 200));
+        ctx.leastLoaded = 3;
+        place(s, txn().writeKeys(300));
+        ctx.leastLoaded = 7;
+        Decision same = place(s, txn().writeKeys(100));
+        assertEquals(List.of(1L), same.after);
+        assertEquals(1, same.worker, "its only dependency sits on worker 1: queue behind it");
+        Decision two = place(s, txn().writeKeys(200, 300));
+        assertEquals(List.of(1L, 2L), two.after);
+        assertEquals(-1, two.worker, "dependencies on workers 1 and 3: least loaded, waits there");
+        ctx.committed.add(4L);
+        ctx.committed.add(3L);
+        Decision free = place(s, txn().writeKeys(100, 200, 300));
+        assertEquals(List.of(), free.after, "every earlier writer committed");
+        assertTrue(place(s, txn()).barrier, "no write keys");
+    }
+
+    @Test
+    void writesetHistoryOverflowMakesLaterTransactionsWaitForEverythingBefore() {
+        WritesetScheduler s = new WritesetScheduler(4);
+        s.init(ctx);
+        place(s, txn().writeKeys(1, 2, 3));
+        Decision overflow = place(s, txn().writeKeys(4, 5));
+        assertEquals(0, overflow.afterAllUpTo, "its own dependencies were still known");
+        Decision later = place(s, txn().writeKeys(1));
+        assertEquals(1, later.afterAllUpTo, "the writer of key 1 was forgotten: wait for all before the clearing");
+        assertEquals(List.of(), later.after);
+        ctx.lwm = 1;
+        assertEquals(0, place(s, txn().writeKeys(9)).afterAllUpTo, "the low-water mark passed the clearing point");
+    }
+
+    @Test
+    void mysqlLogicalClockWaitsForEverythingUpToLastCommitted() {
+        LogicalClockScheduler s = new LogicalClockScheduler();
+        s.init(ctx);
+        assertEquals(0, place(s, txn().logicalClock(LogicalClock.mysql(0, 1))).afterAllUpTo);
+        assertEquals(0, place(s, txn().logicalClock(LogicalClock.mysql(0, 2))).afterAllUpTo);
+        assertEquals(2, place(s, txn().logicalClock(LogicalClock.mysql(2, 3))).afterAllUpTo);
+        assertEquals(1, place(s, txn().logicalClock(LogicalClock.mysql(1, 4))).afterAllUpTo);
+        // a new binlog file: numbering restarts
+        assertEquals(4, place(s, txn().logicalClock(LogicalClock.mysql(0, 1))).afterAllUpTo);
+        assertEquals(4, place(s, txn().logicalClock(LogicalClock.mysql(0, 2))).afterAllUpTo,
+                "reaches back past the file start");
+        assertEquals(6, place(s, txn().logicalClock(LogicalClock.mysql(2, 3))).afterAllUpTo);
+        assertTrue(place(s, txn()).barrier, "no clock");
+    }
+
+    @Test
+    void mariadbGroupCommitsRunTogetherAndAfterEarlierGroups() {
+        LogicalClockScheduler s = new LogicalClockScheduler();
+        s.init(ctx);
+        assertEquals(0, place(s, txn().logicalClock(LogicalClock.groupCommit(10))).afterAllUpTo);
+        assertEquals(0, place(s, txn().logicalClock(LogicalClock.groupCommit(10))).afterAllUpTo);
+        assertEquals(2, place(s, txn().logicalClock(LogicalClock.groupCommit(11))).afterAllUpTo);
+        assertEquals(2, place(s, txn().logicalClock(LogicalClock.groupCommit(11))).afterAllUpTo);
+        assertTrue(place(s, txn().logicalClock(LogicalClock.groupCommit(0))).barrier);
+        assertEquals(5, place(s, txn().logicalClock(LogicalClock.groupCommit(12))).afterAllUpTo);
+    }
+
+    @Test
+    void sequentialUsesWorkerZero() {
+        SequentialScheduler s = new SequentialScheduler();
+        s.init(ctx);
+        Decision d = place(s, txn().partitionKey("x"));
+        assertEquals(0, d.worker);
+        assertFalse(d.barrier);
+    }
+}

@@ -1,0 +1,260 @@
+package io.lanes.examples.cli;
+
+import io.lanes.applier.Lanes;
+import io.lanes.applier.LanesBuilder;
+import io.lanes.applier.LanesConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code lanes apply}: applies binlog files to a JDBC target through a {@link Lanes} pipeline, resuming from the target's
+ * checkpoint; ends with one JSON line on stdout.
+ */
+@Command(name = "apply", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
+        defaultValueProvider = LanesDefaults.class,
+        description = {"Applies MySQL/MariaDB binlog files (plain or .gz), or a live server, to a database with many workers.",
+            "",
+            "Transactions are read in order from the files, scheduled by the chosen policy onto the workers, and",
+            "committed to the target together with a checkpoint row (table lanes.lanes_checkpoint by default). Running",
+            "the same command again resumes after the last committed transaction: nothing is applied twice.",
+            "",
+            "The target password comes from the environment variable LANES_TARGET_PASSWORD only (never from the",
+            "command line, never logged). H2 URLs get H2's MySQL mode unless they set MODE= themselves.",
+            "",
+            "Output: with a terminal on stdout a progress bar (stderr) and a summary; in every case the last line on",
+            "stdout is one JSON object: status, transactions (committed), transactions_read, skipped (already applied",
+            "before), events, rows, seconds, tps, position, resumed_from, scheduler, workers, commit_order,",
+            "block_commit, achieved_parallelism, worker_stats[] (per worker: transactions, commits, bytes, applying_s,",
+            "waiting_for_dependency_s, waiting_for_commit_order_s, retrying_s, idle_s, state); on failure also error",
+            "and failed_position.",
+            ""},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"0:every transaction of the files is committed (or was already); with a live source: stopped "
+                + "(Ctrl-C) or caught up",
+            "1:failure: the JSON line and stderr name the position (file:offset) where it stopped; what was "
+                    + "committed before is checkpointed, run again to resume",
+            "2:bad usage (unknown option, bad value)"},
+        footer = {"", "Examples:",
+            "  lanes apply --source mysql-bin.000001 mysql-bin.000002 --target 'jdbc:h2:./replica'",
+            "  LANES_SOURCE_PASSWORD=... lanes apply --source 'mysql://repl@db1:3306?gtid=0-1-100' \\",
+            "      --target 'jdbc:h2:./replica' --until-caught-up",
+            "  LANES_SOURCE_PASSWORD=... lanes apply --source-server db1:3306 --source-user repl \\",
+            "      --source-start mariadb-gtid:0-1-100 --target 'jdbc:h2:./replica'",
+            "  LANES_TARGET_PASSWORD=... lanes apply --source binlog.000042.gz \\",
+            "      --target jdbc:postgresql://127.0.0.1:5432/replica --target-user lanes --scheduler writeset --workers 16"})
+public final class ApplyCommand implements Callable<Integer> {
+    /** The only place a target password is read from. */
+    public static final String PASSWORD_ENV = "LANES_TARGET_PASSWORD";
+    /** The only place a replication password is read from. */
+    public static final String SOURCE_PASSWORD_ENV = "LANES_SOURCE_PASSWORD";
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--source", arity = "1..*", paramLabel = "FILE|URL",
+            description = {"Binlog files, applied in the order given (plain or .gz); or one live server as "
+                    + "mysql://USER@HOST:PORT[?file=NAME&pos=N | ?gtid=SET] (password: env " + SOURCE_PASSWORD_ENV
+                    + ", never in the URL). gtid=D-S-N[,...] is a MariaDB GTID position, gtid=UUID:N-M[,...] a MySQL "
+                    + "GTID set; without file/gtid the start comes from --source-start."})
+    List<String> sources;
+
+    @Option(names = "--source-server", paramLabel = "HOST:PORT",
+            description = "Follow this live MySQL/MariaDB server as a replica instead of reading files (password: env "
+                    + SOURCE_PASSWORD_ENV + "); runs until Ctrl-C, or until caught up with --until-caught-up.")
+    String sourceServer;
+
+    @Option(names = "--source-user", paramLabel = "USER", description = "Replication user of --source-server.")
+    String sourceUser;
+
+    @Option(names = "--source-start", paramLabel = "POSITION",
+            description = "Where --source-server starts on a fresh target: file:NAME:POS, mysql-gtid:SET or "
+                    + "mariadb-gtid:POS (later runs resume after the target's checkpoint).")
+    String sourceStart;
+
+    @Option(names = "--server-id", paramLabel = "ID", description = "This replica's server id for --source-server "
+            + "(default: ${DEFAULT-VALUE}).")
+    long serverId;
+
+    @Option(names = "--until-caught-up", description = "With a live source: stop once everything the server sent is "
+            + "committed.")
+    boolean untilCaughtUp;
+
+    @Option(names = "--target", required = true, paramLabel = "JDBC_URL",
+            description = "Target database: jdbc:h2:..., jdbc:postgresql://..., jdbc:mariadb://... or jdbc:mysql://...")
+    String target;
+
+    @Option(names = "--target-user", paramLabel = "USER", description = "Target user (password: env "
+            + PASSWORD_ENV + ").")
+    String targetUser;
+
+    @Option(names = "--scheduler", paramLabel = "POLICY",
+            description = "sequential | schema | logical-clock | writeset (default: ${DEFAULT-VALUE}).")
+    String scheduler;
+
+    @Option(names = "--workers", paramLabel = "N", description = "Worker threads; 0 applies on the reading thread "
+            + "(default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--commit-order", paramLabel = "ORDER",
+            description = "strict | partition | none (default: ${DEFAULT-VALUE}).")
+    String commitOrder;
+
+    @Option(names = "--block-commit", paramLabel = "N",
+            description = "Most transactions one worker commits as one target transaction (default: ${DEFAULT-VALUE}).")
+    int blockCommit;
+
+    @Option(names = "--pipeline", paramLabel = "NAME",
+            description = "Name of this pipeline's checkpoint rows (default: ${DEFAULT-VALUE}).")
+    String pipeline;
+
+    @Option(names = "--checkpoint-table", paramLabel = "SCHEMA.TABLE",
+            description = "Where checkpoints live in the target (default: ${DEFAULT-VALUE}).")
+    String checkpointTable;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A properties file with lanes.* keys (see docs/configuration.md); options given on the "
+                    + "command line win.")
+    Path config;
+
+    @Option(names = "--no-verify-checksum", description = "Do not verify event CRC32 checksums.")
+    boolean noVerifyChecksum;
+
+    @Option(names = "--json", description = "Print only the final JSON line on stdout (no progress bar, no summary).")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintStream out = System.out;
+        LanesBuilder builder;
+        try {
+            builder = configure();
+        } catch (IllegalArgumentException | IOException e) {
+            System.err.println("lanes apply: " + e.getMessage());
+            return 2;
+        }
+        Lanes lanes;
+        try {
+            lanes = builder.build();
+        } catch (IllegalArgumentException e) {
+            System.err.println("lanes apply: " + e.getMessage());
+            return 2;
+        }
+        ApplyRun.Outcome outcome = ApplyRun.run(lanes, !json, !lanes.config().hasLiveSource() || untilCaughtUp);
+        if (!json) {
+            ApplyRun.printHuman(out, outcome.stats(), outcome.failure());
+        }
+        out.println(Json.write(outcome.summary()));
+        out.flush();
+        if (!outcome.ok()) {
+            System.err.println("lanes apply: " + outcome.failure().getMessage());
+            return 1;
+        }
+        return 0;
+    }
+
+    LanesBuilder configure() throws IOException {
+        LanesBuilder b = Lanes.builder();
+        if (config != null) {
+            Properties p = new Properties();
+            try (InputStream in = Files.newInputStream(config)) {
+                p.load(in);
+            }
+            b.properties(p);
+        }
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        if ((sources == null) == (sourceServer == null)) {
+            throw new IllegalArgumentException("give either --source FILE..., --source mysql://USER@HOST:PORT or "
+                    + "--source-server HOST:PORT");
+        }
+        SourceUrl url = null;
+        if (sources != null && sources.stream().anyMatch(SourceUrl::isUrl)) {
+            if (sources.size() != 1) {
+                throw new IllegalArgumentException("--source: a mysql:// URL is the only source of a run (got "
+                        + sources.size() + " values)");
+            }
+            url = SourceUrl.parse(sources.get(0));
+        }
+        if (sources != null && url == null) {
+            b.source(sources.stream().map(Path::of).toList());
+        } else {
+            String server = url != null ? url.hostAndPort() : sourceServer;
+            String user = url != null ? url.user() : sourceUser;
+            String start = url != null && url.start() != null ? url.start() : sourceStart;
+            if (user == null || start == null) {
+                throw new IllegalArgumentException(url != null
+                        ? "--source mysql://USER@HOST:PORT needs a start: ?file=NAME&pos=N, ?gtid=SET or --source-start"
+                        : "--source-server needs --source-user and --source-start");
+            }
+            if (url != null && url.start() != null && sourceStart != null) {
+                throw new IllegalArgumentException("--source-start and the start in the --source URL: give one");
+            }
+            if (url != null && sourceUser != null && !sourceUser.equals(url.user())) {
+                throw new IllegalArgumentException("--source-user " + sourceUser + " contradicts the user of --source ("
+                        + url.user() + ")");
+            }
+            Properties live = new Properties();
+            live.setProperty(LanesConfig.Option.SOURCE_SERVER.key(), server);
+            live.setProperty(LanesConfig.Option.SOURCE_USER.key(), user);
+            live.setProperty(LanesConfig.Option.SOURCE_START.key(), start);
+            live.setProperty(LanesConfig.Option.SOURCE_SERVER_ID.key(), Long.toString(serverId));
+            if (System.getenv(SOURCE_PASSWORD_ENV) != null) {
+                live.setProperty(LanesConfig.Option.SOURCE_PASSWORD_ENV.key(), SOURCE_PASSWORD_ENV);
+            }
+            b.properties(live);
+        }
+        b.target(target).verifyChecksums(!noVerifyChecksum);
+        if (targetUser != null) {
+            b.targetUser(targetUser);
+        }
+        if (System.getenv(PASSWORD_ENV) != null) {
+            b.targetPasswordFromEnvironment(PASSWORD_ENV);
+        }
+        if (config == null || given.hasMatchedOption("--scheduler")) {
+            b.scheduler(scheduler);
+        }
+        if (config == null || given.hasMatchedOption("--workers")) {
+            b.workers(workers);
+        }
+        if (config == null || given.hasMatchedOption("--commit-order")) {
+            b.commitOrder(commitOrder);
+        }
+        if (config == null || given.hasMatchedOption("--block-commit")) {
+            b.blockCommit(blockCommit);
+        }
+        if (config == null || given.hasMatchedOption("--pipeline")) {
+            b.pipeline(pipeline);
+        }
+        if (config == null || given.hasMatchedOption("--checkpoint-table")) {
+            int dot = checkpointTable.indexOf('.');
+            if (dot <= 0 || dot == checkpointTable.length() - 1) {
+                throw new IllegalArgumentException("--checkpoint-table: expected SCHEMA.TABLE, got " + checkpointTable);
+            }
+            b.checkpointTable(checkpointTable.substring(0, dot), checkpointTable.substring(dot + 1));
+        }
+        return b;
+    }
+
+    /** Default values of options shared with the library: taken from {@link LanesConfig.Option}, so they cannot drift. */
+    static String defaultFor(String optionName) {
+        LanesConfig.Option o = switch (optionName) {
+            case "--scheduler" -> LanesConfig.Option.SCHEDULER;
+            case "--workers" -> LanesConfig.Option.WORKERS;
+            case "--commit-order" -> LanesConfig.Option.COMMIT_ORDER;
+            case "--block-commit" -> LanesConfig.Option.BLOCK_COMMIT;
+            case "--pipeline" -> LanesConfig.Option.PIPELINE;
+            case "--checkpoint-table" -> LanesConfig.Option.CHECKPOINT_TABLE;
+            case "--server-id" -> LanesConfig.Option.SOURCE_SERVER_ID;
+            default -> null;
+        };
+        return o == null ? null : o.defaultValue();
+    }
+}

@@ -1,0 +1,78 @@
+package io.lanes.examples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lanes.examples.cli.DumpCommandTest.Result;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code lanes stat}: counts from real fixtures and the parallelism each scheduler could reach. */
+class StatCommandTest {
+    static final Path SYSBENCH = DumpCommandTest.FIXTURES.resolve(
+            "mariadb-10.11/sysbench-10schemas-update-index.000001.gz");
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void sysbenchHasTenSchemasAndSchemaParallelismCloseToTen() {
+        StatCommand.Stats s = StatCommand.analyse(List.of(SYSBENCH), true);
+        assertEquals(10, s.schemas.size(), s.schemas.toString());
+        assertEquals(10_040, s.transactions);
+        assertEquals(10_000L, s.eventsByType.get("UPDATE_ROWS_V1"));
+        double schema = s.paths.get("schema").parallelism();
+        assertTrue(schema > 9.0 && schema <= 10.0, "schema parallelism " + schema);
+        assertEquals(1.0, s.paths.get("sequential").parallelism(), 1e-9);
+        // MINIMAL metadata: the keys come from the CREATE TABLE statements in the log, so writeset is known, and with
+        // updates of random rows it finds far more independence than whole schemas do.
+        assertTrue(s.writesetKnown(), s.tablesWithoutKeys.toString());
+        assertTrue(s.paths.get("writeset").parallelism() > schema, "writeset " + s.paths.get("writeset").parallelism());
+        double clock = s.paths.get("logical-clock").parallelism();
+        assertTrue(clock > 1.0 && clock < schema, "logical clock " + clock);
+
+        Result r = DumpCommandTest.run("stat", "--json", SYSBENCH.toString());
+        assertEquals(0, r.code(), r.err());
+        assertEquals(1, r.out().size());
+        String json = r.out().get(0);
+        assertTrue(json.contains("\"transactions\":10040") && json.contains("\"schemas\":[\"db1\",\"db10\""), json);
+        assertTrue(json.contains("\"schema\":{\"critical_path\":1040,"), json);
+    }
+
+    @Test
+    void withoutAnyKeyMetadataWritesetIsUnknown() throws Exception {
+        // MySQL 5.7 row events without column names or keys, and no CREATE TABLE in the log.
+        StatCommand.Stats s = StatCommand.analyse(List.of(DumpCommandTest.FIXTURES.resolve(
+                "mysql-binlog-connector-java/mysql-bin.checksum-crc32")), true);
+        assertTrue(!s.writesetKnown(), s.tablesWithoutKeys.toString());
+        Map<String, Object> json = s.toJson();
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Object>> par = (Map<String, Map<String, Object>>) json.get("parallelism");
+        assertNull(par.get("writeset").get("parallelism"));
+        assertTrue(String.valueOf(par.get("writeset").get("unknown")).contains("no key metadata"));
+        assertEquals(60L, s.transactions);
+        assertTrue(s.paths.get("schema").parallelism() > 1.0, "several schemas: " + s.schemas);
+    }
+
+    @Test
+    void fullMetadataPrimaryKeysAndLogDdlGiveWritesetKeys() {
+        StatCommand.Stats s = StatCommand.analyse(List.of(DumpCommandTest.FIXTURES.resolve(
+                "mariadb-10.11/types-full-metadata.000001")), true);
+        assertTrue(s.writesetKnown(), s.tablesWithoutKeys.toString());
+        assertTrue(s.tables.contains("shop.weird name"), s.tables.toString());
+    }
+
+    @Test
+    void badInputExitsOne() throws Exception {
+        Path bad = temp.resolve("bad.000001");
+        Files.writeString(bad, "not a binlog");
+        Result r = DumpCommandTest.run("stat", bad.toString());
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("bad.000001") && r.err().contains("offset 0"), r.err());
+    }
+}

@@ -1,0 +1,126 @@
+package io.lanes.jmh.apply;
+
+import io.lanes.applier.TableMetadata;
+import io.lanes.applier.TableRef;
+import io.lanes.applier.TableShape;
+import io.lanes.binlog.encode.BinlogFlavor;
+import io.lanes.binlog.encode.BinlogWriter;
+import io.lanes.binlog.encode.Workloads;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The apply suites' workloads as real binlog files, written deterministically by the binlog encoder (seeded), plus the
+ * real sysbench fixture. Files are written once per JVM into a temporary directory and reused.
+ *
+ * <p>Thread contract: called from JMH setup methods (one thread); not meant for concurrent use.
+ */
+public final class ApplyWorkloads {
+    /** Seed of every generated workload: the figures are reproducible run to run. */
+    public static final long SEED = 0L;
+    /** Rows per sbtest table: small enough that the prepare inserts are a small part of each run. */
+    public static final int ROWS = 1000;
+    /** The Zipf exponent under which db1 of 10 schemas takes half of the transactions (1 / H(10, 1.5) = 0.501). */
+    public static final double HALF_ON_ONE_SCHEMA = 1.5;
+    /** Fixture: the seed MTS workload scaled down, recorded from MariaDB 10.11 (see PROVENANCE.md). */
+    public static final String SYSBENCH_FIXTURE = "binlogs/mariadb-10.11/sysbench-10schemas-update-index.000001.gz";
+
+    private ApplyWorkloads() {
+    }
+
+    /**
+     * The binlog file of {@code workload} with {@code transactions} workload transactions (the schema and row preparation
+     * come first in the same file). Workloads: uniform10, skewed, oneSchemaLowConcurrency, fkHeavy, sysbenchFixture.
+     */
+    public static synchronized Path file(String workload, int transactions) throws IOException {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "lanes-jmh-apply-" + ProcessHandle.current().pid());
+        Files.createDirectories(dir);
+        dir.toFile().deleteOnExit();
+        if (workload.equals("sysbenchFixture")) {
+            Path f = dir.resolve("sysbench-10schemas-update-index.000001.gz");
+            if (!Files.exists(f)) {
+                Path repoCopy = findFixture();
+                if (repoCopy != null) {
+                    Files.copy(repoCopy, f, StandardCopyOption.REPLACE_EXISTING);
+                } else {
+                    try (InputStream in = ApplyWorkloads.class.getClassLoader().getResourceAsStream(SYSBENCH_FIXTURE)) {
+                        if (in == null) {
+                            throw new IOException("fixture " + SYSBENCH_FIXTURE + " neither in the repository nor on the"
+                                    + " class path; run from the repository root or set lanes.repo");
+                        }
+                        Files.copy(in, f, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+                f.toFile().deleteOnExit();
+            }
+            return f;
+        }
+        Path f = dir.resolve(workload + "-" + transactions + ".000001");
+        if (Files.exists(f)) {
+            return f;
+        }
+        BinlogFlavor flavor = workload.equals("oneSchemaLowConcurrency") ? BinlogFlavor.MYSQL8 : BinlogFlavor.MARIADB;
+        try (BinlogWriter w = BinlogWriter.open(f, BinlogWriter.Options.builder(flavor).build())) {
+            switch (workload) {
+                case "uniform10" -> Workloads.uniformSchemas(w, 10, ROWS, transactions, SEED);
+                case "skewed" -> Workloads.skewedSchemas(w, 10, ROWS, transactions, HALF_ON_ONE_SCHEMA, SEED);
+                case "oneSchemaLowConcurrency" -> Workloads.logicalClock(w, 4, ROWS, transactions, SEED);
+                case "fkHeavy" -> Workloads.foreignKeys(w, transactions, SEED);
+                default -> throw new IllegalArgumentException("unknown workload " + workload);
+            }
+            w.stop();
+        }
+        f.toFile().deleteOnExit();
+        return f;
+    }
+
+    private static Path findFixture() {
+        String root = System.getProperty("lanes.repo", "");
+        for (Path base : List.of(Path.of(root.isEmpty() ? "." : root), Path.of(".."))) {
+            Path p = base.resolve("binlog-api/src/test/resources").resolve(SYSBENCH_FIXTURE);
+            if (Files.isRegularFile(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Table shapes of the generated workloads, as the target catalog would give them: sbtest1 keyed by id in every
+     * schema; the shop tables with their primary and foreign keys. Lets the writeset scheduler see row keys on the
+     * sink models, which have no catalog.
+     */
+    public static TableMetadata metadata() {
+        TableShape.Key pk = new TableShape.Key(TableShape.PRIMARY, List.of("id"));
+        TableShape sbtest = new TableShape(List.of("id", "k", "c", "pad"), List.of(pk), List.of());
+        TableShape customers = new TableShape(List.of("id", "name"), List.of(pk), List.of());
+        TableShape orders = new TableShape(List.of("id", "customer_id", "created"), List.of(pk),
+                List.of(new TableShape.ForeignKey(List.of("customer_id"), new TableRef("shop", "customers"), pk)));
+        TableShape lines = new TableShape(List.of("id", "order_id", "qty", "price"), List.of(pk),
+                List.of(new TableShape.ForeignKey(List.of("order_id"), new TableRef("shop", "orders"), pk)));
+        Map<String, TableShape> shop = Map.of("customers", customers, "orders", orders, "order_lines", lines);
+        return new TableMetadata() {
+            @Override
+            public TableShape shape(String targetSchema, String table) {
+                if (table.equals("sbtest1")) {
+                    return sbtest;
+                }
+                return targetSchema.equals("shop") ? shop.get(table) : null;
+            }
+
+            @Override
+            public void invalidate() {
+            }
+        };
+    }
+
+    static UncheckedIOException unchecked(IOException e) {
+        return new UncheckedIOException(e);
+    }
+}

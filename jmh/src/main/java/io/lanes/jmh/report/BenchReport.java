@@ -1,0 +1,567 @@
+package io.lanes.jmh.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.renderer.category.LineAndShapeRenderer;
+import org.jfree.data.category.DefaultCategoryDataset;
+
+/**
+ * Regenerates {@code docs/benchmarks.md} from the apply suites' JMH JSON ({@code apply-*.json}), the run description
+ * ({@code apply-run.txt}, {@code machine.txt}), the MariaDB side by side ({@code peer-mariadb.tsv}) and the other suites'
+ * pages (folded in, and linked). Charts are PNG files next to the JSON. Deterministic for the same inputs.
+ *
+ * <pre>
+ * java -cp jmh/target/benchmarks.jar io.lanes.jmh.report.BenchReport docs/bench docs/benchmarks.md
+ * </pre>
+ */
+public final class BenchReport {
+    static final List<String> SCHEDULERS = List.of("sequential", "schema", "logical-clock", "writeset");
+
+    /** One JMH result: its parameters and the committed transactions per second. */
+    record Result(String benchmark, Map<String, String> params, double tps, double error, String source,
+            double runsPerSecond) {
+        String p(String name) {
+            return params.getOrDefault(name, "");
+        }
+
+        int workers() {
+            return Integer.parseInt(p("workers"));
+        }
+    }
+
+    private BenchReport() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2) {
+            System.err.println("usage: BenchReport BENCH_DIR OUTPUT_MD");
+            System.exit(2);
+        }
+        Path dir = Path.of(args[0]);
+        Path out = Path.of(args[1]);
+        Files.writeString(out, render(dir, out.toAbsolutePath().getParent()), StandardCharsets.UTF_8);
+        System.out.println("wrote " + out);
+    }
+
+    /** Reads every apply-*.json of {@code dir}. */
+    static List<Result> load(Path dir) throws IOException {
+        List<Result> all = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return all;
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.getFileName().toString().matches("apply-.*\\.json")).sorted().toList();
+        }
+        for (Path f : files) {
+            String text = Files.readString(f);
+            if (!text.isBlank()) { // JMH creates its result file empty when a run starts
+                all.addAll(parse(text, f.getFileName().toString()));
+            }
+        }
+        return all;
+    }
+
+    @SuppressWarnings("unchecked")
+    static List<Result> parse(String json, String source) {
+        List<Result> rs = new ArrayList<>();
+        for (Object o : (List<Object>) MiniJson.parse(json)) {
+            Map<String, Object> m = (Map<String, Object>) o;
+            Map<String, String> params = new TreeMap<>();
+            Object ps = m.get("params");
+            if (ps instanceof Map<?, ?> pm) {
+                pm.forEach((k, v) -> params.put((String) k, String.valueOf(v)));
+            }
+            Map<String, Object> metric = null;
+            if (m.get("secondaryMetrics") instanceof Map<?, ?> sec && sec.get("transactions") instanceof Map<?, ?> t) {
+                metric = (Map<String, Object>) t;
+            }
+            if (metric == null) {
+                continue; // not an apply result
+            }
+            String bench = String.valueOf(m.get("benchmark"));
+            rs.add(new Result(bench.substring(bench.lastIndexOf('.', bench.lastIndexOf('.') - 1) + 1), params,
+                    number(metric.get("score")), number(metric.get("scoreError")), source,
+                    m.get("primaryMetric") instanceof Map<?, ?> pm ? number(pm.get("score")) : Double.NaN));
+        }
+        return rs;
+    }
+
+    private static double number(Object o) {
+        return o instanceof Double d ? d : Double.NaN;
+    }
+
+    static String render(Path benchDir, Path markdownDir) throws IOException {
+        Path dir = benchDir.toAbsolutePath().normalize();
+        Path mdDir = markdownDir.toAbsolutePath().normalize();
+        List<Result> loaded = load(dir);
+        List<Result> all = loaded.stream().filter(r -> r.benchmark().endsWith("applyFile")).toList();
+        List<Result> startStop = loaded.stream().filter(r -> r.benchmark().endsWith("startAndStop")).toList();
+        StringBuilder md = new StringBuilder();
+        md.append("# Benchmarks\n\n");
+        md.append("Generated by `scripts/bench/run-all.sh` (`io.lanes.jmh.report.BenchReport`); do not edit by hand. ")
+                .append("Raw JMH JSON and charts are in [bench/](bench/). Compare figures as ratios measured in one run: ")
+                .append("absolute numbers move with the machine and its load.\n\n");
+        md.append("## Contents\n\n- [How to run](#how-to-run)\n- [The run](#the-run)\n")
+                .append(Files.isRegularFile(benchDir.resolve("notes.md")) ? "- [Notes on these figures](#notes-on-these-figures)\n" : "")
+                .append("- [Goals](#goals)\n- [Apply throughput](#apply-throughput)\n")
+                .append("- [Exactly-once checkpoint cost](#exactly-once-checkpoint-cost)\n")
+                .append("- [Side by side with MariaDB's parallel replica](#side-by-side-with-mariadbs-parallel-replica)\n")
+                .append("- [Core engine](#core-engine) ([benchmarks-core.md](benchmarks-core.md))\n")
+                .append("- [Decoding](#decoding) ([benchmarks-decode.md](benchmarks-decode.md))\n")
+                .append("- Streaming from a live server (replication client vs BinaryLogClient, memory bound): ")
+                .append("[replication.md](replication.md#throughput-streaming-the-sysbench-fixture)\n\n");
+
+        md.append("## How to run\n\n```\n")
+                .append("scripts/bench/run-all.sh            # the apply suites, under 20 minutes on 2 cores; rewrites this page\n")
+                .append("scripts/bench/run-all.sh --smoke    # one fork, one short iteration: proves it runs, figures are noise\n")
+                .append("scripts/bench/run-all.sh --report   # only regenerate this page from docs/bench/\n")
+                .append("scripts/bench/peer-mariadb.sh       # MariaDB's parallel replica vs Lanes into MariaDB (full size)\n")
+                .append("scripts/bench/peer-mariadb.sh --rows 1000 --per-schema 200 --threads \"0 4\" --label smoke\n")
+                .append("java -jar jmh/target/benchmarks.jar ApplyThroughput -p model=h2 -p workers=0,4   # any subset\n")
+                .append("```\n\nCI keeps the suite from rotting with `ApplyThroughputSmokeTest` (jmh/src/test): one tiny ")
+                .append("in-process JMH iteration per model, asserting committed transactions at a positive rate.\n\n");
+        md.append("## The run\n\n");
+        appendFile(md, dir.resolve("apply-run.txt"), "No apply run recorded yet: run `scripts/bench/run-all.sh`.");
+        appendFile(md, dir.resolve("machine.txt"), null);
+
+        Path notes = dir.resolve("notes.md");
+        if (Files.isRegularFile(notes)) { // hand-written observations on the recorded runs
+            md.append("## Notes on these figures\n\n").append(Files.readString(notes).strip()).append("\n\n");
+        }
+        md.append("## Goals\n\n");
+        md.append("Ratios are taken within this run, on commit order `partition` (source order within a schema, as ")
+                .append("MySQL's database-parallel replica commits), except seed 003 (one schema: `none`, since any ")
+                .append("per-schema order serialises its commits). A smoke run's verdicts mean nothing.\n\n");
+        md.append("| goal | measured | verdict |\n|---|---|---|\n");
+        Path runFile = dir.resolve("apply-run.txt");
+        boolean smoke = Files.isRegularFile(runFile) && Files.readString(runFile).startsWith("kind: smoke");
+        for (String[] g : goals(all, startStop)) {
+            md.append("| ").append(g[0]).append(" | ").append(g[1]).append(" | ")
+                    .append(smoke ? "(smoke run, not a verdict: " + g[2] + ")" : g[2]).append(" |\n");
+        }
+        md.append('\n');
+
+        md.append("## Apply throughput\n\n");
+        md.append("`ApplyThroughput` (jmh/src/main/java/io/lanes/jmh/apply): each invocation runs a whole `Lanes` pipeline ")
+                .append("over a real binlog file written by the encoder (seed 0) or the recorded sysbench fixture: decode, ")
+                .append("bridge, schedule, apply, commit, from start to caught up. Figures are committed source transactions ")
+                .append("per second (the file's preparation transactions included), JMH's secondary metric ")
+                .append("`transactions`. Models: `noop`; `cpu` (fixed CPU per row); `latency` (each target commit parks a ")
+                .append("fixed time, standing for fsync or a network round trip); `h2` (JDBC applier into in-memory H2). ")
+                .append("0 workers: applied on the reading thread (each transaction commits alone there, whatever ")
+                .append("blockCommit says). Pipeline start (threads, connections) is inside each timed run, so short runs ")
+                .append("at 1024 workers pay a visible share for starting 1024 threads.\n\n");
+        Map<String, List<Result>> groups = all.stream().filter(r -> !r.p("checkpoint").equals("none"))
+                .collect(Collectors.groupingBy(BenchReport::groupKey, TreeMap::new, Collectors.toList()));
+        for (Map.Entry<String, List<Result>> e : groups.entrySet()) {
+            List<Result> rs = e.getValue();
+            Result first = rs.get(0);
+            md.append("### ").append(first.p("model")).append(" / ").append(first.p("workload")).append(" / commit order ")
+                    .append(first.p("commitOrder")).append("\n\n");
+            md.append("Parameters: ").append(otherParams(first)).append(". Source: `").append(first.source())
+                    .append("`.\n\n");
+            String png = "apply-" + first.p("model") + "-" + first.p("workload") + "-" + first.p("commitOrder") + "-"
+                    + Integer.toHexString(otherParams(first).hashCode()) + ".png";
+            chart(first.p("model") + " / " + first.p("workload"), rs, dir.resolve(png));
+            md.append("![").append(e.getKey()).append("](").append(mdDir.relativize(dir.resolve(png)).toString()
+                    .replace('\\', '/')).append(")\n\n");
+            table(md, rs);
+        }
+
+        if (!startStop.isEmpty()) {
+            md.append("### Fixed cost of a pipeline run\n\n`startAndStop`: the same file's preparation and one workload ")
+                    .append("transaction, start to stop (threads, connections). Milliseconds per run; the steady-state ")
+                    .append("estimates subtract it.\n\n| workers |");
+            Map<String, Map<Integer, Result>> byModel = new TreeMap<>();
+            TreeSet<Integer> ws = new TreeSet<>();
+            for (Result r : startStop) {
+                byModel.computeIfAbsent(r.p("model") + " / " + r.p("workload"), x -> new TreeMap<>()).put(r.workers(), r);
+                ws.add(r.workers());
+            }
+            byModel.keySet().forEach(k -> md.append(' ').append(k).append(" (ms) |"));
+            md.append("\n|---|");
+            byModel.keySet().forEach(k -> md.append("---|"));
+            md.append('\n');
+            for (int w : ws) {
+                md.append("| ").append(w).append(" |");
+                for (Map<Integer, Result> m : byModel.values()) {
+                    Result r = m.get(w);
+                    md.append(r == null ? " |" : String.format(Locale.ROOT, " %.1f |", 1000 / r.runsPerSecond()));
+                }
+                md.append('\n');
+            }
+            md.append('\n');
+        }
+        md.append("## Exactly-once checkpoint cost\n\n");
+        List<Result> cp = all.stream().filter(r -> r.p("model").equals("h2") && !r.p("checkpoint").isEmpty()).toList();
+        Map<String, Map<String, Result>> byCase = new TreeMap<>();
+        for (Result r : cp) {
+            String k = r.p("workload") + " | " + r.p("scheduler") + " | " + r.p("workers");
+            byCase.computeIfAbsent(k, x -> new TreeMap<>()).put(r.p("checkpoint"), r);
+        }
+        boolean any = false;
+        StringBuilder t = new StringBuilder("| workload | scheduler | workers | with checkpoint rows (tps) | without (tps) | cost |\n|---|---|---|---|---|---|\n");
+        for (Map.Entry<String, Map<String, Result>> e : byCase.entrySet()) {
+            Result with = e.getValue().get("table");
+            Result without = e.getValue().get("none");
+            if (with != null && without != null) {
+                any = true;
+                t.append("| ").append(e.getKey()).append(" | ").append(fmt(with.tps())).append(" | ")
+                        .append(fmt(without.tps())).append(" | ")
+                        .append(String.format(Locale.ROOT, "%.1f%%", 100 * (1 - with.tps() / without.tps())))
+                        .append(" |\n");
+            }
+        }
+        md.append("h2 model: the worker's checkpoint row written in each target transaction (exactly-once) against the ")
+                .append("same run with those writes dropped.\n\n");
+        md.append(any ? t.toString() : "Not measured in this run.\n").append('\n');
+
+        md.append("## Side by side with MariaDB's parallel replica\n\n");
+        peer(md, dir, mdDir);
+
+        md.append("## Core engine\n\nFrom [benchmarks-core.md](benchmarks-core.md) (written by the core's authors), ")
+                .append("included here unchanged apart from heading levels.\n\n");
+        fold(md, mdDir.resolve("benchmarks-core.md"));
+        md.append("## Decoding\n\nFrom [benchmarks-decode.md](benchmarks-decode.md), included here unchanged apart from ")
+                .append("heading levels.\n\n");
+        fold(md, mdDir.resolve("benchmarks-decode.md"));
+        return md.toString();
+    }
+
+    private static String groupKey(Result r) {
+        return r.p("model") + " " + r.p("workload") + " " + otherParams(r);
+    }
+
+    private static String otherParams(Result r) {
+        return r.params().entrySet().stream()
+                .filter(e -> !List.of("scheduler", "workers", "model", "workload").contains(e.getKey()))
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+    }
+
+    private static void appendFile(StringBuilder md, Path f, String absent) throws IOException {
+        if (Files.isRegularFile(f)) {
+            md.append("```\n").append(Files.readString(f).strip()).append("\n```\n\n");
+        } else if (absent != null) {
+            md.append(absent).append("\n\n");
+        }
+    }
+
+    private static void fold(StringBuilder md, Path f) throws IOException {
+        if (!Files.isRegularFile(f)) {
+            md.append("(missing: ").append(f.getFileName()).append(")\n\n");
+            return;
+        }
+        boolean inCode = false;
+        for (String line : Files.readAllLines(f)) {
+            if (line.strip().startsWith("```")) {
+                inCode = !inCode;
+            }
+            md.append(!inCode && line.startsWith("#") ? "##" + line : line).append('\n');
+        }
+        md.append('\n');
+    }
+
+    /** Throughput by workers (rows) and scheduler (columns), with N-vs-1 and N-vs-0 ratios. */
+    private static void table(StringBuilder md, List<Result> rs) {
+        Map<String, Map<Integer, Result>> bySched = bySchedulerAndWorkers(rs);
+        TreeSet<Integer> workers = new TreeSet<>();
+        bySched.values().forEach(m -> workers.addAll(m.keySet()));
+        md.append("| workers |");
+        bySched.keySet().forEach(s -> md.append(' ').append(s).append(" tps (vs 0, vs 1) |"));
+        md.append("\n|---|");
+        bySched.keySet().forEach(s -> md.append("---|"));
+        md.append('\n');
+        for (int w : workers) {
+            md.append("| ").append(w).append(" |");
+            for (Map<Integer, Result> m : bySched.values()) {
+                Result r = m.get(w);
+                if (r == null) {
+                    md.append(" |");
+                    continue;
+                }
+                md.append(' ').append(fmt(r.tps())).append(" ± ").append(fmt(r.error())).append(" (")
+                        .append(ratio(r, m.get(0))).append(", ").append(ratio(r, m.get(1))).append(") |");
+            }
+            md.append('\n');
+        }
+        md.append('\n');
+    }
+
+    private static Map<String, Map<Integer, Result>> bySchedulerAndWorkers(List<Result> rs) {
+        Map<String, Map<Integer, Result>> bySched = new LinkedHashMap<>();
+        for (String s : SCHEDULERS) {
+            for (Result r : rs) {
+                if (r.p("scheduler").equals(s)) {
+                    bySched.computeIfAbsent(s, x -> new TreeMap<>()).put(r.workers(), r);
+                }
+            }
+        }
+        return bySched;
+    }
+
+    private static String ratio(Result r, Result base) {
+        return base == null || !(base.tps() > 0) ? "-" : String.format(Locale.ROOT, "%.2fx", r.tps() / base.tps());
+    }
+
+    static String fmt(double v) {
+        if (Double.isNaN(v)) {
+            return "NaN";
+        }
+        return String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    private static void chart(String title, List<Result> rs, Path png) throws IOException {
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        TreeSet<Integer> workers = new TreeSet<>();
+        rs.forEach(r -> workers.add(r.workers()));
+        Map<String, Map<Integer, Result>> bySched = bySchedulerAndWorkers(rs);
+        for (Map.Entry<String, Map<Integer, Result>> e : bySched.entrySet()) {
+            for (int w : workers) {
+                Result r = e.getValue().get(w);
+                data.addValue(r == null ? null : r.tps(), e.getKey(), Integer.valueOf(w));
+            }
+        }
+        JFreeChart c = ChartFactory.createLineChart(title, "workers", "transactions / s", data,
+                PlotOrientation.VERTICAL, true, false, false);
+        style(c);
+        ChartUtils.saveChartAsPNG(png.toFile(), c, 800, 450);
+    }
+
+    private static void style(JFreeChart c) {
+        c.setBackgroundPaint(Color.WHITE);
+        CategoryPlot plot = c.getCategoryPlot();
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        LineAndShapeRenderer renderer = (LineAndShapeRenderer) plot.getRenderer();
+        renderer.setDefaultShapesVisible(true);
+        for (int i = 0; i < plot.getDataset().getRowCount(); i++) {
+            renderer.setSeriesStroke(i, new BasicStroke(2f));
+        }
+        Color[] colors = {new Color(0x55, 0x55, 0x55), new Color(0x1f, 0x77, 0xb4), new Color(0x2c, 0xa0, 0x2c),
+            new Color(0xd6, 0x27, 0x28), new Color(0xff, 0x7f, 0x0e), new Color(0x94, 0x67, 0xbd),
+            new Color(0x8c, 0x56, 0x4b), new Color(0xe3, 0x77, 0xc2)};
+        for (int i = 0; i < plot.getDataset().getRowCount(); i++) {
+            renderer.setSeriesPaint(i, colors[i % colors.length]);
+        }
+        NumberAxis axis = new NumberAxis("transactions / s");
+        axis.setNumberFormatOverride(java.text.NumberFormat.getIntegerInstance(Locale.ROOT));
+        plot.setRangeAxis(axis);
+    }
+
+    /** The goals of issue 6, each with its measured figure, or "not measured" when the run lacks the points. */
+    static List<String[]> goals(List<Result> all) {
+        return goals(all, List.of());
+    }
+
+    /**
+     * Steady-state rate of an apply result: its workload transactions over its run time minus the fixed cost of a run
+     * (the matching startAndStop result: same model, workload, workers and other parameters, any scheduler); NaN when
+     * no such result exists or the difference is not positive.
+     */
+    static double steadyState(Result r, List<Result> startStop) {
+        for (Result b : startStop) {
+            if (b.workers() == r.workers() && b.p("model").equals(r.p("model")) && b.p("workload").equals(r.p("workload"))
+                    && otherParams(b).equals(otherParams(r))) {
+                double t = 1 / r.runsPerSecond() - 1 / b.runsPerSecond();
+                double n = Double.parseDouble(r.p("transactions")) - 1;
+                return t > 0 ? n / t : Double.NaN;
+            }
+        }
+        return Double.NaN;
+    }
+
+    static List<String[]> goals(List<Result> all, List<Result> startStop) {
+        List<String[]> g = new ArrayList<>();
+        Result s0 = find(all, "latency", "uniform10", "schema", 0);
+        Result s1 = find(all, "latency", "uniform10", "schema", 1);
+        Result s10 = find(all, "latency", "uniform10", "schema", 10);
+        // The goals are read on commitOrder=partition (source order within a schema, as MySQL's database-parallel
+        // replica commits); strict order serialises a commit latency by construction (its own curves are shown).
+        g.add(check("Seed 000: latency model, 10 schemas uniform, schema scheduler: 10 workers >= 8x 0 workers",
+                s10, s0, 8.0));
+        g.add(steadyCheck("Seed 000, steady state (derived as for seed 001 below): 10 workers >= 8x 0 workers", s10,
+                s0, 8.0, startStop));
+        g.add(check("Seed 000: 1 worker >= 95% of 0 workers (latency, uniform10, schema)", s1, s0, 0.95));
+        // One schema: under partition order every commit waits for the previous one, whatever the scheduler, so
+        // seed 003 is read without commit order (as a replica with replica_preserve_commit_order=OFF).
+        Result ws8 = find(all, "latency", "oneSchemaLowConcurrency", "writeset", 8, "none");
+        Result lc8 = find(all, "latency", "oneSchemaLowConcurrency", "logical-clock", 8, "none");
+        g.add(check("Seed 003: writeset at 8 workers >= 4x logical clock (latency, oneSchemaLowConcurrency, commit "
+                + "order none)", ws8, lc8, 4.0));
+        Map<String, List<Result>> curves = all.stream().filter(r -> !r.p("checkpoint").equals("none"))
+                .collect(Collectors.groupingBy(r -> r.p("model") + "/" + r.p("workload") + "/" + r.p("commitOrder")
+                        + "/" + r.p("scheduler") + (r.p("checkpoint").equals("table") ? "" : "/" + r.p("checkpoint"))
+                        + " [" + Integer.toHexString(otherParams(r).hashCode()) + "]", TreeMap::new,
+                        Collectors.toList()));
+        List<String> fails = new ArrayList<>();
+        int checked = 0;
+        double worst = Double.POSITIVE_INFINITY;
+        for (Map.Entry<String, List<Result>> e : curves.entrySet()) {
+            Result at1024 = e.getValue().stream().filter(r -> r.workers() == 1024).findFirst().orElse(null);
+            Result best = e.getValue().stream().max(Comparator.comparingDouble(Result::tps)).orElse(null);
+            if (at1024 == null || best == null || e.getValue().size() < 2) {
+                continue;
+            }
+            checked++;
+            double f = at1024.tps() / best.tps();
+            worst = Math.min(worst, f);
+            if (f < 0.9) {
+                fails.add(e.getKey() + String.format(Locale.ROOT, " (%.0f%% of %d workers)", 100 * f, best.workers()));
+            }
+        }
+        g.add(new String[] {"Seed 001: 1024 workers >= 90% of the best worker count, every scheduler and model",
+            checked == 0 ? "not measured" : checked + " curves; worst " + String.format(Locale.ROOT, "%.0f%%", 100 * worst)
+                    + (fails.isEmpty() ? "" : "; below: " + String.join("; ", fails)),
+            checked == 0 ? "NOT MEASURED" : fails.isEmpty() ? "PASS" : "FAIL"});
+        int steadyChecked = 0;
+        double steadyWorst = Double.POSITIVE_INFINITY;
+        List<String> steadyFails = new ArrayList<>();
+        for (Map.Entry<String, List<Result>> e : curves.entrySet()) {
+            Map<Integer, Double> st = new TreeMap<>();
+            for (Result r : e.getValue()) {
+                double v = steadyState(r, startStop);
+                if (!Double.isNaN(v)) {
+                    st.put(r.workers(), v);
+                }
+            }
+            if (!st.containsKey(1024) || st.size() < 2) {
+                continue;
+            }
+            steadyChecked++;
+            double best = st.values().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+            double f = st.get(1024) / best;
+            steadyWorst = Math.min(steadyWorst, f);
+            if (f < 0.9) {
+                steadyFails.add(e.getKey() + String.format(Locale.ROOT, " (%.0f%%)", 100 * f));
+            }
+        }
+        g.add(new String[] {"Seed 001, steady state (derived: run time minus the measured fixed cost of a run at that "
+                + "worker count)",
+            steadyChecked == 0 ? "not measured" : steadyChecked + " curves; worst "
+                    + String.format(Locale.ROOT, "%.0f%%", 100 * steadyWorst)
+                    + (steadyFails.isEmpty() ? "" : "; below: " + String.join("; ", steadyFails)),
+            steadyChecked == 0 ? "NOT MEASURED" : steadyFails.isEmpty() ? "PASS" : "FAIL"});
+        double worstCost = Double.NEGATIVE_INFINITY;
+        for (Result with : all) {
+            if (with.p("model").equals("h2") && with.p("checkpoint").equals("table")) {
+                for (Result without : all) {
+                    if (without.p("checkpoint").equals("none") && sameExcept(with, without, "checkpoint")) {
+                        worstCost = Math.max(worstCost, 1 - with.tps() / without.tps());
+                    }
+                }
+            }
+        }
+        g.add(new String[] {"Seed 004: exactly-once checkpointing costs <= 5% of throughput (h2)",
+            worstCost == Double.NEGATIVE_INFINITY ? "not measured"
+                    : String.format(Locale.ROOT, "worst cost %.1f%%", 100 * worstCost),
+            worstCost == Double.NEGATIVE_INFINITY ? "NOT MEASURED" : worstCost <= 0.05 ? "PASS" : "FAIL"});
+        return g;
+    }
+
+    private static boolean sameExcept(Result a, Result b, String param) {
+        Map<String, String> x = new TreeMap<>(a.params());
+        Map<String, String> y = new TreeMap<>(b.params());
+        x.remove(param);
+        y.remove(param);
+        return x.equals(y);
+    }
+
+    private static Result find(List<Result> all, String model, String workload, String scheduler, int workers) {
+        return find(all, model, workload, scheduler, workers, "partition");
+    }
+
+    private static Result find(List<Result> all, String model, String workload, String scheduler, int workers,
+            String commitOrder) {
+        return all.stream().filter(r -> r.p("model").equals(model) && r.p("workload").equals(workload)
+                && r.p("scheduler").equals(scheduler) && r.workers() == workers && !r.p("checkpoint").equals("none")
+                && (r.p("commitOrder").isEmpty() || r.p("commitOrder").equals(commitOrder)))
+                .findFirst().orElse(null);
+    }
+
+    private static String[] steadyCheck(String goal, Result a, Result b, double atLeast, List<Result> startStop) {
+        double x = a == null ? Double.NaN : steadyState(a, startStop);
+        double y = b == null ? Double.NaN : steadyState(b, startStop);
+        if (Double.isNaN(x) || Double.isNaN(y)) {
+            return new String[] {goal, "not measured", "NOT MEASURED"};
+        }
+        return new String[] {goal, String.format(Locale.ROOT, "%s / %s tps = %.2fx", fmt(x), fmt(y), x / y),
+            x / y >= atLeast ? "PASS" : "FAIL"};
+    }
+
+    private static String[] check(String goal, Result a, Result b, double atLeast) {
+        if (a == null || b == null) {
+            return new String[] {goal, "not measured", "NOT MEASURED"};
+        }
+        double r = a.tps() / b.tps();
+        return new String[] {goal, String.format(Locale.ROOT, "%s / %s tps = %.2fx", fmt(a.tps()), fmt(b.tps()), r),
+            r >= atLeast ? "PASS" : "FAIL"};
+    }
+
+    /** The MariaDB side by side from peer-mariadb.tsv (system, mode, threads, flush, transactions, seconds, tps). */
+    private static void peer(StringBuilder md, Path dir, Path mdDir) throws IOException {
+        Path tsv = dir.resolve("peer-mariadb.tsv");
+        if (!Files.isRegularFile(tsv)) {
+            md.append("Not run yet: `scripts/bench/peer-mariadb.sh`.\n\n");
+            return;
+        }
+        appendFile(md, dir.resolve("peer-mariadb-run.txt"), null);
+        List<String> lines = Files.readAllLines(tsv).stream().filter(l -> !l.isBlank()).toList();
+        String[] header = lines.get(0).split("\t");
+        md.append("| ").append(String.join(" | ", header)).append(" |\n|");
+        for (int k = 0; k < header.length; k++) {
+            md.append("---|");
+        }
+        md.append('\n');
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        TreeSet<Integer> threads = new TreeSet<>();
+        List<String[]> rows = new ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            String[] f = l.split("\t");
+            if (f.length < 7) {
+                continue;
+            }
+            rows.add(f);
+            threads.add(Integer.parseInt(f[2]));
+            md.append("| ").append(String.join(" | ", f)).append(" |\n");
+        }
+        md.append('\n');
+        for (String[] f : rows) {
+            // MariaDB's single SQL thread (0 threads, no mode) is the 0 point of both its parallel modes' lines.
+            List<String> modes = f[1].equals("-") ? List.of("conservative", "optimistic") : List.of(f[1]);
+            for (String mode : modes) {
+                data.addValue(Double.parseDouble(f[6]), f[0] + " " + mode + " flush=" + f[3], Integer.valueOf(f[2]));
+            }
+        }
+        if (!rows.isEmpty()) {
+            JFreeChart c = ChartFactory.createLineChart("MariaDB parallel replica vs Lanes (into MariaDB)",
+                    "threads / workers", "transactions / s", data, PlotOrientation.VERTICAL, true, false, false);
+            style(c);
+            Path png = dir.resolve("peer-mariadb.png");
+            ChartUtils.saveChartAsPNG(png.toFile(), c, 800, 450);
+            md.append("![peer](").append(mdDir.relativize(png).toString().replace('\\', '/')).append(")\n\n");
+        }
+        Objects.requireNonNull(threads);
+    }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Runs the whole apply suite (io.lanes.jmh.apply.ApplyThroughput) and regenerates docs/benchmarks.md with tables and PNG
+# charts drawn from JMH's JSON (io.lanes.jmh.report.BenchReport).
+#   scripts/bench/run-all.sh            # full run: about 210 trials of ~5 s (1 fork, 1 warmup + 2 measured iterations
+#                                       # of 1 s): an estimated 18-20 minutes on 2 idle cores, not yet timed
+#   scripts/bench/run-all.sh --smoke    # one fork, one short iteration, a subset of worker counts: minutes, noisy
+#   scripts/bench/run-all.sh --report   # only regenerate docs/benchmarks.md from docs/bench/*
+# Writes docs/bench/apply-*.json (raw JMH), apply-run.txt (kind, commands, load), machine.txt, *.png, docs/benchmarks.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$(pwd)
+out=docs/bench
+mode=full
+case "${1:-}" in
+  --smoke) mode=smoke;;
+  --report) mode=report;;
+  "") ;;
+  *) echo "usage: $0 [--smoke|--report]" >&2; exit 2;;
+esac
+jar=jmh/target/benchmarks.jar
+if [ "$mode" != report ]; then
+  mvn -q -B -ntp ${MVN_OFFLINE:--o} -pl jmh -am package -DskipTests
+fi
+report() {
+  java -cp "$jar" io.lanes.jmh.report.BenchReport "$out" docs/benchmarks.md
+}
+if [ "$mode" = report ]; then report; exit 0; fi
+
+mkdir -p "$out"
+if [ "$mode" = smoke ]; then
+  iters=(-f 1 -wi 0 -i 1 -r 1s -p transactions=500)
+  all_workers=0,1,10,1024
+  few_workers=0,8,1024
+else
+  iters=(-f 1 -wi 1 -w 1s -i 2 -r 1s)
+  all_workers=0,1,2,4,8,10,16,32,64,128,256,1024
+  few_workers=0,1,8,64,1024
+fi
+rm -f "$out"/apply-*.json "$out"/apply-*.png
+run_txt="$out/apply-run.txt"
+{
+  echo "kind: $mode$([ "$mode" = smoke ] && echo ' (one fork, one short iteration: NOISY, not a measurement)')"
+  echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "load before: $(uptime)"
+  echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
+} > "$run_txt"
+{
+  echo "nproc: $(nproc)"
+  echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+  echo "memory: $(free -g | awk '/^Mem:/{print $2 " GiB"}')"
+  echo "java: $(java -version 2>&1 | tr '\n' ' ')"
+  echo "os: $(uname -sr)"
+} > "$out/machine.txt"
+
+pass() { # name, then JMH options
+  local name=$1; shift
+  local bench='io.lanes.jmh.apply.ApplyThroughput.applyFile'
+  if [ "$1" = --bench ]; then bench=$2; shift 2; fi
+  local cmd=(java -Dlanes.repo=. -jar "$jar" "$bench" "${iters[@]}" "$@"
+    -rf json -rff "$out/apply-$name.json")
+  echo "command ($name): ${cmd[*]}" >> "$run_txt"
+  echo "== $name: ${cmd[*]}"
+  "${cmd[@]}" > "$out/apply-$name.log" 2>&1 || { echo "pass $name failed; see $out/apply-$name.log" >&2; tail -30 "$out/apply-$name.log" >&2; exit 1; }
+  tail -n +1 "$out/apply-$name.log" | grep -E '^ApplyThroughput|^Benchmark' | tail -5 || true
+  echo "load after $name: $(uptime)" >> "$run_txt"
+}
+# Commit order: partition (source order within a schema, as MySQL's database-parallel replica commits) unless named.
+# Seed 000/001: the scaling curves with a commit latency on 10 uniform schemas, every scheduler, every worker count.
+pass latency-uniform10 -p model=latency -p workload=uniform10 -p commitOrder=partition -p workers=$all_workers
+# The same under strict (global source) commit order, Lanes's default: a commit latency cannot overlap.
+pass latency-uniform10-strict -p model=latency -p workload=uniform10 -p commitOrder=strict -p scheduler=schema,writeset \
+  -p workers=$few_workers
+# The other workloads under the latency model (seed 003's writeset goal: oneSchemaLowConcurrency at 8 workers).
+pass latency-workloads -p model=latency -p workload=skewed,oneSchemaLowConcurrency,fkHeavy -p commitOrder=partition \
+  -p workers=$few_workers
+# Seed 003 without commit order: on one schema any per-schema commit order serialises the commits whatever the scheduler.
+pass latency-one-schema-unordered -p model=latency -p workload=oneSchemaLowConcurrency -p commitOrder=none \
+  -p scheduler=logical-clock,writeset -p workers=$few_workers
+# Pipeline overhead without apply cost, and a fixed CPU cost per row (2 cores: expect no gain past 2 workers).
+pass noop-cpu -p model=noop,cpu -p workload=uniform10 -p commitOrder=partition -p workers=$few_workers
+# The real sysbench fixture into embedded H2 through the JDBC applier (what `lanes demo` does), both commit orders.
+pass h2-fixture -p model=h2 -p workload=sysbenchFixture -p commitOrder=partition -p workers=$few_workers
+pass h2-fixture-strict -p model=h2 -p workload=sysbenchFixture -p commitOrder=strict -p scheduler=schema \
+  -p workers=$few_workers
+# The fixed cost of a pipeline run (start, worker threads, stop) by worker count: the report subtracts it to estimate
+# steady-state rates for the 1024-worker goal. Same sink path as noop/cpu/latency.
+pass start-stop-latency --bench 'io.lanes.jmh.apply.ApplyThroughput.startAndStop' -p model=latency \
+  -p workload=uniform10 -p scheduler=schema -p commitOrder=partition -p workers=$all_workers
+pass start-stop-noop-cpu --bench 'io.lanes.jmh.apply.ApplyThroughput.startAndStop' -p model=noop,cpu \
+  -p workload=uniform10 -p scheduler=schema -p commitOrder=partition -p workers=$few_workers
+# Seed 004: exactly-once checkpoint rows in the target transaction vs none.
+pass h2-checkpoint -p model=h2 -p workload=uniform10 -p scheduler=schema -p commitOrder=partition -p workers=0,4 \
+  -p checkpoint=table,none
+echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$run_txt"
+echo "load after: $(uptime)" >> "$run_txt"
+rm -f "$out"/apply-*.log
+report
