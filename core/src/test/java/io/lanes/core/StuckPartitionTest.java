@@ -60,6 +60,7 @@ class StuckPartitionTest {
         };
         try (Engine<Long> engine = Engine.builder(wid -> applier).scheduler(new PartitionScheduler()).workers(16)
                 .commitOrder(order).checkpointGroupSize(group).build()) {
+          try {
             engine.start();
             engine.submit(Transaction.builder(System.nanoTime()).position("0").partitionKey("stuck").build());
             for (int i = 1; i <= others; i++) {
@@ -70,6 +71,11 @@ class StuckPartitionTest {
                     "other partitions stalled behind the stuck one: " + othersCommitted.getCount() + " left");
             assertEquals(others, committedWhileStuck.get());
             assertEquals(0, engine.lowWaterMark(), "the low-water mark cannot pass the stuck transaction");
+            // The engine counts a commit after the applier's commit() returns, so the counter may trail the latch.
+            long statsDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (engine.stats().committed() < others && System.nanoTime() < statsDeadline) {
+                Thread.sleep(1);
+            }
             EngineStats stats = engine.stats();
             assertEquals(others, stats.committed());
             WorkerStats stuck = stats.workers().stream().filter(w -> w.state() == WaitState.APPLYING).findFirst()
@@ -95,6 +101,9 @@ class StuckPartitionTest {
             dispatcher.join(10_000);
             assertTrue(!dispatcher.isAlive());
             assertTrue(engine.awaitLowWaterMark(group + 1, Duration.ofSeconds(10)));
+          } finally {
+            release.countDown(); // a failed assertion must not leave the stuck worker blocking close()
+          }
         }
         List<Long> delays = List.copyOf(commitDelaysMicros);
         long max = delays.stream().mapToLong(Long::longValue).max().orElse(0);
