@@ -73,7 +73,9 @@ class StuckPartitionTest {
             assertEquals(0, engine.lowWaterMark(), "the low-water mark cannot pass the stuck transaction");
             // The engine counts a commit after the applier's commit() returns, so the counter may trail the latch.
             long statsDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (engine.stats().committed() < others && System.nanoTime() < statsDeadline) {
+            // On a loaded machine the stuck transaction's worker may not even have started it yet.
+            while ((engine.stats().committed() < others || stuckThread.get() == null)
+                    && System.nanoTime() < statsDeadline) {
                 Thread.sleep(1);
             }
             EngineStats stats = engine.stats();
