@@ -1,6 +1,7 @@
 package io.lanes.binlog;
 
 import static io.lanes.binlog.JsonTestEncoder.document;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,6 +32,29 @@ class JsonBinaryTest {
             m.put((String) kv[i], kv[i + 1]);
         }
         return m;
+    }
+
+    @Test
+    void fromJsonTextWritesWhatTheServerStores() {
+        // Compared byte for byte with the independent test encoder's documents (json_binary.h read separately).
+        assertArrayEquals(document(null), JsonBinary.fromJsonText(" null "));
+        assertArrayEquals(document((short) -32768), JsonBinary.fromJsonText("-32768"));
+        assertArrayEquals(document(70000), JsonBinary.fromJsonText("70000"));
+        assertArrayEquals(document(Long.MIN_VALUE), JsonBinary.fromJsonText("-9223372036854775808"));
+        assertArrayEquals(document(new BigInteger("18446744073709551615")),
+                JsonBinary.fromJsonText("18446744073709551615"));
+        assertArrayEquals(document(1.5e300), JsonBinary.fromJsonText("1.5e300"));
+        assertArrayEquals(document("a\"\u00e9\n"), JsonBinary.fromJsonText("\"a\\\"\\u00e9\\n\""));
+        // Keys in the server's order (shorter first, then bytewise); the last of duplicate keys wins.
+        assertArrayEquals(document(obj("b", (short) 1, "aa", List.of(true, false, "x"), "ab", obj())),
+                JsonBinary.fromJsonText("{\"ab\": {}, \"aa\": [true, false, \"x\"], \"b\": 0, \"b\": 1}"));
+        String big = "[" + "\"0123456789\",".repeat(7000) + "1]";
+        byte[] large = JsonBinary.fromJsonText(big);
+        assertEquals(0x03, large[0], "over 64 KiB an array takes the large format");
+        assertEquals(JsonBinary.toJsonText(large), big.replace(",", ", "));
+        assertThrows(IllegalArgumentException.class, () -> JsonBinary.fromJsonText("{\"a\": }"));
+        assertThrows(IllegalArgumentException.class, () -> JsonBinary.fromJsonText("1e999"));
+        assertThrows(IllegalArgumentException.class, () -> JsonBinary.fromJsonText("[".repeat(200) + "]".repeat(200)));
     }
 
     @Test

@@ -59,6 +59,19 @@ public final class JsonBinary {
     private JsonBinary() {
     }
 
+    /**
+     * JSON text to MySQL's binary JSON, as the server stores it when it parses that text (the inverse of
+     * {@link #toJsonText(byte[])} up to number formatting): integers in the smallest of int16/int32/int64, or uint64
+     * above the int64 range, other numbers as double; object members in the server's key order, the last of duplicate
+     * keys winning.
+     *
+     * @throws IllegalArgumentException when the text is not JSON, nests deeper than {@link #MAX_DEPTH}, or holds a
+     *     number out of the double range
+     */
+    public static byte[] fromJsonText(String text) {
+        return JsonBinaryEncoder.toBinary(JsonTree.parse(text, true));
+    }
+
     /** The JSON text of a whole binary JSON document. An empty document is the JSON null literal, as in the server. */
     public static String toJsonText(byte[] binary) {
         return toJsonText(new ByteReader(binary, "<json>", 0));

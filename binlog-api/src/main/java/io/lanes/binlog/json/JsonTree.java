@@ -130,7 +130,16 @@ final class JsonTree {
     }
 
     static Node parse(String text) {
-        Parser p = new Parser(text);
+        return parse(text, false);
+    }
+
+    /**
+     * Parses JSON text. With {@code asServerStores}, objects come out as the server stores text it parses: members in
+     * its key order and the last of duplicate keys winning; otherwise members keep their order and a duplicate key is
+     * an error.
+     */
+    static Node parse(String text, boolean asServerStores) {
+        Parser p = new Parser(text, asServerStores);
         p.ws();
         Node n = p.value(0);
         p.ws();
@@ -142,10 +151,12 @@ final class JsonTree {
 
     private static final class Parser {
         final String s;
+        final boolean asServerStores;
         int pos;
 
-        Parser(String s) {
+        Parser(String s, boolean asServerStores) {
             this.s = s;
+            this.asServerStores = asServerStores;
         }
 
         IllegalArgumentException error(String reason) {
@@ -188,11 +199,15 @@ final class JsonTree {
                     expect(':');
                     ws();
                     Node v = value(depth + 1);
-                    if (o.indexOf(key) >= 0) {
-                        throw error("duplicate key \"" + key + "\"");
+                    if (asServerStores) {
+                        o.put(key, v);
+                    } else {
+                        if (o.indexOf(key) >= 0) {
+                            throw error("duplicate key \"" + key + "\"");
+                        }
+                        o.keys.add(key);
+                        o.values.add(v);
                     }
-                    o.keys.add(key);
-                    o.values.add(v);
                     ws();
                     if (pos < s.length() && s.charAt(pos) == ',') {
                         pos++;
