@@ -605,21 +605,37 @@ public final class BinlogEventDecoder {
 
     private BinlogEvent decodeHeartbeatV2(ByteReader r, EventHeader h, int bodyStart) {
         skipTo(r, bodyStart);
-        String file = "";
-        long pos = h.nextPosition();
+        String[] file = {""};
+        long[] pos = {h.nextPosition()};
+        readTaggedFields(r, (field, v) -> {
+            if (field == 1) {
+                file[0] = v.string(v.remaining(), StandardCharsets.UTF_8);
+            } else if (field == 2) {
+                pos[0] = v.packedLength();
+            }
+        });
+        return new HeartbeatEvent(h, file[0], pos[0]);
+    }
+
+    /** Receives one field of a type-length-value list; {@code value} holds exactly the field's bytes. */
+    @FunctionalInterface
+    private interface TaggedField {
+        void accept(long type, ByteReader value);
+    }
+
+    /**
+     * Reads the type-length-value field list that newer events use (HEARTBEAT_V2, TRANSACTION_PAYLOAD): each field is a
+     * packed type, a packed length and that many bytes; type 0 ends the list. Unknown types are skipped, so a newer
+     * server's extra fields do not break the decoder; a length past the event's end is a format error.
+     */
+    private static void readTaggedFields(ByteReader r, TaggedField sink) {
         while (r.hasRemaining()) {
-            long fieldType = r.packedLength();
-            if (fieldType == 0) {
-                break;
+            long type = r.packedLength();
+            if (type == 0) {
+                return;
             }
-            ByteReader v = r.slice(r.packedSize());
-            if (fieldType == 1) {
-                file = v.string(v.remaining(), StandardCharsets.UTF_8);
-            } else if (fieldType == 2) {
-                pos = v.packedLength();
-            }
+            sink.accept(type, r.slice(r.packedSize()));
         }
-        return new HeartbeatEvent(h, file, pos);
     }
 
     private static UUID uuid(ByteReader r) {
@@ -846,23 +862,15 @@ public final class BinlogEventDecoder {
 
     private BinlogEvent decodeTransactionPayload(ByteReader r, EventHeader h, int bodyStart) {
         skipTo(r, bodyStart);
-        long size = -1;
-        int compression = -1;
-        long uncompressed = -1;
-        while (r.hasRemaining()) {
-            long field = r.packedLength();
-            if (field == 0) {
-                break;
+        long[] fields = {-1, -1, -1, -1}; // indexed by field type: 1 payload size, 2 compression, 3 uncompressed size
+        readTaggedFields(r, (field, v) -> {
+            if (field >= 1 && field <= 3) {
+                fields[(int) field] = v.packedLength();
             }
-            ByteReader v = r.slice(r.packedSize());
-            if (field == 1) {
-                size = v.packedLength();
-            } else if (field == 2) {
-                compression = (int) v.packedLength();
-            } else if (field == 3) {
-                uncompressed = v.packedLength();
-            }
-        }
+        });
+        long size = fields[1];
+        int compression = (int) Math.min(Integer.MAX_VALUE, fields[2]);
+        long uncompressed = fields[3];
         if (size < 0 || compression < 0) {
             throw r.error("TRANSACTION_PAYLOAD without payload size or compression type");
         }
