@@ -37,8 +37,14 @@ public final class LanesConfig {
     public static final int DEFAULT_WORKERS = 4;
     /** Default {@link Option#SCHEDULER}. */
     public static final SchedulerKind DEFAULT_SCHEDULER = SchedulerKind.WRITESET;
-    /** Default {@link Option#COMMIT_ORDER}. */
-    public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.STRICT;
+    /**
+     * Default {@link Option#COMMIT_ORDER}: {@link CommitOrder#PER_PARTITION}, each schema's commits in source order (what
+     * MySQL 5.6's schema-parallel replica and Tungsten give). {@link CommitOrder#STRICT} chains every commit behind the
+     * previous one's round trip to the target, so the target cannot group commits of different connections: measured
+     * into MariaDB, 495 transactions/s strict against 4,630 partition. Exactly-once and the final state do not depend on
+     * the commit order (checkpoints record exactly which transactions committed).
+     */
+    public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.PER_PARTITION;
     /** Default {@link Option#BLOCK_COMMIT}. */
     public static final int DEFAULT_BLOCK_COMMIT = 64;
     /** Default {@link Option#CHECKPOINT_GROUP_SIZE}. */
@@ -180,8 +186,10 @@ public final class LanesConfig {
                 "Worker threads, each with its own target connection; 0 applies on the reading thread."),
         COMMIT_ORDER("lanes.commit-order", "strict | partition | none", commitOrderLabel(DEFAULT_COMMIT_ORDER),
                 "commitOrder(CommitOrder)",
-                "strict: commits in source order (the target only shows states the source had); partition: in source "
-                        + "order per schema; none: only dependencies are respected."),
+                "partition: commits in source order per schema (each schema only shows states the source had); strict: "
+                        + "all commits in source order (the whole target only shows states the source had; about 9 times "
+                        + "slower into MariaDB, as commits cannot be grouped); none: only dependencies are respected. The "
+                        + "final state and exactly-once do not depend on it."),
         BLOCK_COMMIT("lanes.block-commit", "int >= 1", String.valueOf(DEFAULT_BLOCK_COMMIT), "blockCommit(int)",
                 "Most consecutive transactions a worker commits as one target transaction; 1 commits each alone."),
         CHECKPOINT_GROUP_SIZE("lanes.checkpoint.group-size", "int >= 2", String.valueOf(DEFAULT_CHECKPOINT_GROUP_SIZE),

@@ -67,7 +67,7 @@ class LanesConfigTest {
         p.setProperty("lanes.schema.exclude", "db3");
         p.setProperty("lanes.scheduler", "logical-clock");
         p.setProperty("lanes.workers", "16");
-        p.setProperty("lanes.commit-order", "partition");
+        p.setProperty("lanes.commit-order", "strict");
         p.setProperty("lanes.block-commit", "8");
         p.setProperty("lanes.checkpoint.group-size", "100");
         p.setProperty("lanes.checkpoint.period-ms", "50");
@@ -92,7 +92,7 @@ class LanesConfigTest {
         assertFalse(c.mapping().includesSchema("other"));
         assertEquals(LanesConfig.SchedulerKind.LOGICAL_CLOCK, c.schedulerKind());
         assertEquals(16, c.workers());
-        assertEquals(CommitOrder.PER_PARTITION, c.commitOrder());
+        assertEquals(CommitOrder.STRICT, c.commitOrder());
         assertEquals(8, c.blockCommit());
         assertEquals(100, c.checkpointGroupSize());
         assertEquals(Duration.ofMillis(50), c.checkpointPeriod());
