@@ -163,6 +163,14 @@ public final class LanesConfig {
                 "targetPassword(Supplier<char[]>)",
                 "Where the target password comes from: the name of an environment variable read at each connect. "
                         + "In code, a Supplier<char[]> or a char[]; never a String, never logged."),
+        TARGET_TLS_MODE("lanes.target.tls-mode", "disabled | preferred | required | verify-ca | verify-identity",
+                "(verify-identity with a CA, else the URL's)", "targetTls(TargetTls)",
+                "TLS to the target, mapped onto the driver's properties (PostgreSQL sslmode, MariaDB sslMode); "
+                        + "verify-identity checks the CA and the host name. MariaDB: preferred is refused (the driver "
+                        + "cannot fall back to plain text). H2: TLS is chosen in the URL."),
+        TARGET_TLS_CA("lanes.target.tls-ca", "path of a PEM file", "(none)", "targetTls(TargetTls)",
+                "The CA certificate(s) the target's certificate must be signed by; with it, verification is on "
+                        + "unless lanes.target.tls-mode says otherwise."),
         H2_MYSQL_MODE("lanes.target.h2-mysql-mode", "boolean", String.valueOf(DEFAULT_H2_MYSQL_MODE),
                 "h2MysqlMode(boolean)",
                 "For a jdbc:h2: URL without MODE=, append H2's MySQL-compatibility settings "
@@ -204,7 +212,16 @@ public final class LanesConfig {
         WORKER_QUEUE_CAPACITY("lanes.queue.worker-capacity", "int >= 1", String.valueOf(DEFAULT_WORKER_QUEUE_CAPACITY),
                 "workerQueueCapacity(int)", "Transactions queued per worker before reading waits."),
         RETRIES("lanes.retries", "int >= 0", String.valueOf(DEFAULT_RETRIES), "retries(int)",
-                "Retries of a failed target transaction (with exponential back-off) before the pipeline stops."),
+                "Retries (with exponential back-off) of a target transaction that failed with a retryable error: "
+                        + "connection lost, deadlock, lock wait timeout, serialization failure, insufficient resources. "
+                        + "Other errors (constraint, data, syntax/access, diverged target, unknown) stop at once "
+                        + "(docs/reliability.md)."),
+        SKIP_ERRORS("lanes.skip-errors", "list of SQLStates (prefixes) and vendor codes (comma-separated)", "(none)",
+                "skipErrors(String...)",
+                "Errors that skip the failing transaction instead of stopping, like MySQL's replica_skip_errors: "
+                        + "e.g. 1062,23505 (duplicate key on MariaDB/MySQL and PostgreSQL/H2); 1032 matches an UPDATE "
+                        + "or DELETE that found no row, on every target. Each skipped transaction is logged with its "
+                        + "position and counted in stats; retryable errors are never skipped. Off by default."),
         APPLY_DELAY_SECONDS("lanes.apply-delay-seconds", "seconds >= 0", "0", "applyDelay(Duration)",
                 "Keeps the target this far behind the source, like MySQL's SOURCE_DELAY: a transaction is applied no "
                         + "earlier than its commit time on the source plus this delay; 0 applies at once.");
@@ -304,6 +321,8 @@ public final class LanesConfig {
     final long queueBudgetBytes;
     final int workerQueueCapacity;
     final int retries;
+    final io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy;
+    final io.lanes.applier.jdbc.TargetTls targetTls;
 
     LanesConfig(LanesBuilder b) {
         sourceFiles = List.copyOf(b.sourceFiles);
@@ -336,6 +355,8 @@ public final class LanesConfig {
         queueBudgetBytes = b.queueBudgetBytes;
         workerQueueCapacity = b.workerQueueCapacity;
         retries = b.retries;
+        errorPolicy = b.errorPolicy;
+        targetTls = b.targetTls;
         validate();
     }
 
@@ -356,6 +377,7 @@ public final class LanesConfig {
         }
         if (targetUrl != null) {
             Dialect.forJdbcUrl(targetUrl); // fails naming the scheme, never the whole URL
+            targetTls.connectionProperties(targetUrl); // fails when the driver cannot do what is configured
         }
     }
 
@@ -478,6 +500,16 @@ public final class LanesConfig {
         return retries;
     }
 
+    /** What target errors are retried, stopped on, or skipped. */
+    public io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy() {
+        return errorPolicy;
+    }
+
+    /** TLS to the target ({@link io.lanes.applier.jdbc.TargetTls#NONE}: as the URL says). */
+    public io.lanes.applier.jdbc.TargetTls targetTls() {
+        return targetTls;
+    }
+
     /** The URL shown in logs and errors: without anything after '?' or ';' (parameters may carry credentials). */
     public String targetDescription() {
         if (targetUrl == null) {
@@ -503,6 +535,12 @@ public final class LanesConfig {
             parts.add("user=" + targetUser);
         }
         parts.add("password=" + (targetPassword == null ? "none" : targetPasswordDescription));
+        if (targetTls.effectiveMode() != null) {
+            parts.add(targetTls.toString());
+        }
+        if (errorPolicy.skipsAny()) {
+            parts.add("skipErrors=" + errorPolicy.skipList());
+        }
         parts.add("scheduler=" + schedulerName());
         parts.add("workers=" + workers);
         parts.add("commitOrder=" + commitOrderLabel(commitOrder));
