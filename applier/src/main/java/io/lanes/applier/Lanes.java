@@ -126,6 +126,7 @@ public final class Lanes implements AutoCloseable {
     private AutoCloseable metadataToClose;
     private TableMetadata metadata;
     private SchemaMapping mapping;
+    private volatile java.util.function.LongSupplier skippedByErrorPolicy = () -> 0;
 
     // Written by the reading thread only; read by any thread for stats.
     private volatile long transactionsRead;
@@ -203,6 +204,7 @@ public final class Lanes implements AutoCloseable {
                 mapping = config.mapping;
             } else {
                 JdbcTarget jdbc = jdbcTarget(config);
+                skippedByErrorPolicy = jdbc::transactionsSkippedByErrorPolicy;
                 factory = jdbc.applierFactory();
                 store = jdbc.checkpointStore();
                 CatalogTableMetadata catalog = new CatalogTableMetadata(jdbc.connections(), jdbc.catalog());
@@ -572,7 +574,8 @@ public final class Lanes implements AutoCloseable {
         }
         RecoveryPoint rp = recoveryPoint;
         return new LanesStats(s, seconds, committed, transactionsRead, transactionsSkipped, events, rows,
-                sourceBytesRead, sourceBytesTotal, sourcePosition, rp == null ? null : rp.position(), es);
+                sourceBytesRead, sourceBytesTotal, sourcePosition, rp == null ? null : rp.position(),
+                skippedByErrorPolicy.getAsLong(), es);
     }
 
     private void closeMetadata() {
@@ -654,12 +657,14 @@ public final class Lanes implements AutoCloseable {
         }
         Properties props = new Properties();
         dialect.recommendedConnectionProperties().forEach(props::setProperty);
+        config.targetTls.connectionProperties(url).forEach(props::setProperty);
         if (config.targetUser != null) {
             props.setProperty("user", config.targetUser);
         }
         ConnectionFactory connections = new PasswordConnections(url, props, config.targetPassword,
                 config.targetDescription());
         return JdbcTarget.builder(connections, dialect).mapping(config.mapping).pipeline(config.pipeline)
+                .errorPolicy(config.errorPolicy)
                 .checkpointTable(new JdbcCheckpointTable(dialect, config.checkpointSchema, config.checkpointTable))
                 .build();
     }

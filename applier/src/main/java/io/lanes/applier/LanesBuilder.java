@@ -66,6 +66,8 @@ public final class LanesBuilder {
     long queueBudgetBytes = LanesConfig.DEFAULT_QUEUE_BUDGET_BYTES;
     int workerQueueCapacity = LanesConfig.DEFAULT_WORKER_QUEUE_CAPACITY;
     int retries = LanesConfig.DEFAULT_RETRIES;
+    io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy = io.lanes.applier.jdbc.TargetErrorPolicy.defaults();
+    io.lanes.applier.jdbc.TargetTls targetTls = io.lanes.applier.jdbc.TargetTls.NONE;
     private String serverAddress;
 
     LanesBuilder() {
@@ -327,6 +329,26 @@ public final class LanesBuilder {
     }
 
     /**
+     * Errors that skip the failing transaction instead of stopping the pipeline (off by default): SQLState prefixes and
+     * vendor codes, see {@link io.lanes.applier.jdbc.TargetErrorPolicy}. Each skipped transaction is logged with its
+     * position and counted in {@link LanesStats#transactionsSkippedByErrorPolicy()}.
+     */
+    public LanesBuilder skipErrors(String... sqlStatesOrCodes) {
+        try {
+            this.errorPolicy = io.lanes.applier.jdbc.TargetErrorPolicy.skipping(List.of(sqlStatesOrCodes));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(Option.SKIP_ERRORS.key() + ": " + e.getMessage(), e);
+        }
+        return this;
+    }
+
+    /** TLS to the target: a mode and/or a CA certificate (with a CA, verify-identity unless a mode says otherwise). */
+    public LanesBuilder targetTls(io.lanes.applier.jdbc.TargetTls tls) {
+        this.targetTls = Objects.requireNonNull(tls, "tls");
+        return this;
+    }
+
+    /**
      * Applies the {@code lanes.*} keys of {@code properties} (see {@link Option}); other keys are ignored, an unknown
      * {@code lanes.*} key or a bad value is an {@link IllegalArgumentException} naming the key.
      */
@@ -376,6 +398,10 @@ public final class LanesBuilder {
                     case QUEUE_BUDGET_BYTES -> queueBudgetBytes(Long.parseLong(value));
                     case WORKER_QUEUE_CAPACITY -> workerQueueCapacity(Integer.parseInt(value));
                     case RETRIES -> retries(Integer.parseInt(value));
+                    case SKIP_ERRORS -> skipErrors(list(value).toArray(new String[0]));
+                    case TARGET_TLS_MODE -> targetTls(new io.lanes.applier.jdbc.TargetTls(
+                            io.lanes.applier.jdbc.TargetTls.Mode.parse(value), targetTls.caCertificate()));
+                    case TARGET_TLS_CA -> targetTls(new io.lanes.applier.jdbc.TargetTls(targetTls.mode(), Path.of(value)));
                 }
             } catch (RuntimeException e) {
                 // Only the key is named for the URL: a URL may hold credentials.

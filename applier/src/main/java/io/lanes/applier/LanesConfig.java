@@ -37,8 +37,14 @@ public final class LanesConfig {
     public static final int DEFAULT_WORKERS = 4;
     /** Default {@link Option#SCHEDULER}. */
     public static final SchedulerKind DEFAULT_SCHEDULER = SchedulerKind.WRITESET;
-    /** Default {@link Option#COMMIT_ORDER}. */
-    public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.STRICT;
+    /**
+     * Default {@link Option#COMMIT_ORDER}: {@link CommitOrder#PER_PARTITION}, each schema's commits in source order (what
+     * MySQL 5.6's schema-parallel replica and Tungsten give). {@link CommitOrder#STRICT} chains every commit behind the
+     * previous one's round trip to the target, so the target cannot group commits of different connections: measured
+     * into MariaDB, 495 transactions/s strict against 4,630 partition. Exactly-once and the final state do not depend on
+     * the commit order (checkpoints record exactly which transactions committed).
+     */
+    public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.PER_PARTITION;
     /** Default {@link Option#BLOCK_COMMIT}. */
     public static final int DEFAULT_BLOCK_COMMIT = 64;
     /** Default {@link Option#CHECKPOINT_GROUP_SIZE}. */
@@ -157,6 +163,14 @@ public final class LanesConfig {
                 "targetPassword(Supplier<char[]>)",
                 "Where the target password comes from: the name of an environment variable read at each connect. "
                         + "In code, a Supplier<char[]> or a char[]; never a String, never logged."),
+        TARGET_TLS_MODE("lanes.target.tls-mode", "disabled | preferred | required | verify-ca | verify-identity",
+                "(verify-identity with a CA, else the URL's)", "targetTls(TargetTls)",
+                "TLS to the target, mapped onto the driver's properties (PostgreSQL sslmode, MariaDB sslMode); "
+                        + "verify-identity checks the CA and the host name. MariaDB: preferred is refused (the driver "
+                        + "cannot fall back to plain text). H2: TLS is chosen in the URL."),
+        TARGET_TLS_CA("lanes.target.tls-ca", "path of a PEM file", "(none)", "targetTls(TargetTls)",
+                "The CA certificate(s) the target's certificate must be signed by; with it, verification is on "
+                        + "unless lanes.target.tls-mode says otherwise."),
         H2_MYSQL_MODE("lanes.target.h2-mysql-mode", "boolean", String.valueOf(DEFAULT_H2_MYSQL_MODE),
                 "h2MysqlMode(boolean)",
                 "For a jdbc:h2: URL without MODE=, append H2's MySQL-compatibility settings "
@@ -180,8 +194,10 @@ public final class LanesConfig {
                 "Worker threads, each with its own target connection; 0 applies on the reading thread."),
         COMMIT_ORDER("lanes.commit-order", "strict | partition | none", commitOrderLabel(DEFAULT_COMMIT_ORDER),
                 "commitOrder(CommitOrder)",
-                "strict: commits in source order (the target only shows states the source had); partition: in source "
-                        + "order per schema; none: only dependencies are respected."),
+                "partition: commits in source order per schema (each schema only shows states the source had); strict: "
+                        + "all commits in source order (the whole target only shows states the source had; about 9 times "
+                        + "slower into MariaDB, as commits cannot be grouped); none: only dependencies are respected. The "
+                        + "final state and exactly-once do not depend on it."),
         BLOCK_COMMIT("lanes.block-commit", "int >= 1", String.valueOf(DEFAULT_BLOCK_COMMIT), "blockCommit(int)",
                 "Most consecutive transactions a worker commits as one target transaction; 1 commits each alone."),
         CHECKPOINT_GROUP_SIZE("lanes.checkpoint.group-size", "int >= 2", String.valueOf(DEFAULT_CHECKPOINT_GROUP_SIZE),
@@ -196,7 +212,16 @@ public final class LanesConfig {
         WORKER_QUEUE_CAPACITY("lanes.queue.worker-capacity", "int >= 1", String.valueOf(DEFAULT_WORKER_QUEUE_CAPACITY),
                 "workerQueueCapacity(int)", "Transactions queued per worker before reading waits."),
         RETRIES("lanes.retries", "int >= 0", String.valueOf(DEFAULT_RETRIES), "retries(int)",
-                "Retries of a failed target transaction (with exponential back-off) before the pipeline stops."),
+                "Retries (with exponential back-off) of a target transaction that failed with a retryable error: "
+                        + "connection lost, deadlock, lock wait timeout, serialization failure, insufficient resources. "
+                        + "Other errors (constraint, data, syntax/access, diverged target, unknown) stop at once "
+                        + "(docs/reliability.md)."),
+        SKIP_ERRORS("lanes.skip-errors", "list of SQLStates (prefixes) and vendor codes (comma-separated)", "(none)",
+                "skipErrors(String...)",
+                "Errors that skip the failing transaction instead of stopping, like MySQL's replica_skip_errors: "
+                        + "e.g. 1062,23505 (duplicate key on MariaDB/MySQL and PostgreSQL/H2); 1032 matches an UPDATE "
+                        + "or DELETE that found no row, on every target. Each skipped transaction is logged with its "
+                        + "position and counted in stats; retryable errors are never skipped. Off by default."),
         APPLY_DELAY_SECONDS("lanes.apply-delay-seconds", "seconds >= 0", "0", "applyDelay(Duration)",
                 "Keeps the target this far behind the source, like MySQL's SOURCE_DELAY: a transaction is applied no "
                         + "earlier than its commit time on the source plus this delay; 0 applies at once.");
@@ -296,6 +321,8 @@ public final class LanesConfig {
     final long queueBudgetBytes;
     final int workerQueueCapacity;
     final int retries;
+    final io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy;
+    final io.lanes.applier.jdbc.TargetTls targetTls;
 
     LanesConfig(LanesBuilder b) {
         sourceFiles = List.copyOf(b.sourceFiles);
@@ -328,6 +355,8 @@ public final class LanesConfig {
         queueBudgetBytes = b.queueBudgetBytes;
         workerQueueCapacity = b.workerQueueCapacity;
         retries = b.retries;
+        errorPolicy = b.errorPolicy;
+        targetTls = b.targetTls;
         validate();
     }
 
@@ -348,6 +377,7 @@ public final class LanesConfig {
         }
         if (targetUrl != null) {
             Dialect.forJdbcUrl(targetUrl); // fails naming the scheme, never the whole URL
+            targetTls.connectionProperties(targetUrl); // fails when the driver cannot do what is configured
         }
     }
 
@@ -470,6 +500,16 @@ public final class LanesConfig {
         return retries;
     }
 
+    /** What target errors are retried, stopped on, or skipped. */
+    public io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy() {
+        return errorPolicy;
+    }
+
+    /** TLS to the target ({@link io.lanes.applier.jdbc.TargetTls#NONE}: as the URL says). */
+    public io.lanes.applier.jdbc.TargetTls targetTls() {
+        return targetTls;
+    }
+
     /** The URL shown in logs and errors: without anything after '?' or ';' (parameters may carry credentials). */
     public String targetDescription() {
         if (targetUrl == null) {
@@ -495,6 +535,12 @@ public final class LanesConfig {
             parts.add("user=" + targetUser);
         }
         parts.add("password=" + (targetPassword == null ? "none" : targetPasswordDescription));
+        if (targetTls.effectiveMode() != null) {
+            parts.add(targetTls.toString());
+        }
+        if (errorPolicy.skipsAny()) {
+            parts.add("skipErrors=" + errorPolicy.skipList());
+        }
         parts.add("scheduler=" + schedulerName());
         parts.add("workers=" + workers);
         parts.add("commitOrder=" + commitOrderLabel(commitOrder));

@@ -18,6 +18,8 @@ import java.util.List;
  * @param sourceBytesTotal bytes of source input in all (estimated from the gzip trailer for .gz files), -1 when unknown
  * @param sourcePosition the position after the last transaction read ({@code file:offset[ gtid=...]}), null before any
  * @param resumedFrom the checkpointed position this run resumed after, null for a fresh start
+ * @param transactionsSkippedByErrorPolicy transactions the skip list ({@code lanes.skip-errors}) skipped and whose
+ *     batch committed: each was logged with its position; 0 unless a skip list is configured
  * @param engine the engine's own counters (low-water mark, queues, per-worker times and wait states); null before start
  */
 public record LanesStats(
@@ -32,6 +34,7 @@ public record LanesStats(
         long sourceBytesTotal,
         String sourcePosition,
         String resumedFrom,
+        long transactionsSkippedByErrorPolicy,
         EngineStats engine) {
 
     /** Committed transactions per second over {@link #seconds()}. */

@@ -52,8 +52,13 @@ class LanesConfigTest {
     }
 
     @Test
-    void everyPropertyKeyIsRead() {
+    void everyPropertyKeyIsRead() throws Exception {
+        Path ca = java.nio.file.Files.createTempFile("lanes-ca", ".pem");
+        ca.toFile().deleteOnExit();
         Properties p = new Properties();
+        p.setProperty("lanes.target.tls-mode", "disabled");
+        p.setProperty("lanes.target.tls-ca", ca.toString());
+        p.setProperty("lanes.skip-errors", "1062, 23505,sqlstate:23,code:90131");
         p.setProperty("lanes.source.files", "x/a.000001, x/a.000002.gz");
         p.setProperty("lanes.source.verify-checksums", "false");
         p.setProperty("lanes.target.url", "jdbc:postgresql://h/db?ssl=true");
@@ -67,7 +72,7 @@ class LanesConfigTest {
         p.setProperty("lanes.schema.exclude", "db3");
         p.setProperty("lanes.scheduler", "logical-clock");
         p.setProperty("lanes.workers", "16");
-        p.setProperty("lanes.commit-order", "partition");
+        p.setProperty("lanes.commit-order", "strict");
         p.setProperty("lanes.block-commit", "8");
         p.setProperty("lanes.checkpoint.group-size", "100");
         p.setProperty("lanes.checkpoint.period-ms", "50");
@@ -92,7 +97,7 @@ class LanesConfigTest {
         assertFalse(c.mapping().includesSchema("other"));
         assertEquals(LanesConfig.SchedulerKind.LOGICAL_CLOCK, c.schedulerKind());
         assertEquals(16, c.workers());
-        assertEquals(CommitOrder.PER_PARTITION, c.commitOrder());
+        assertEquals(CommitOrder.STRICT, c.commitOrder());
         assertEquals(8, c.blockCommit());
         assertEquals(100, c.checkpointGroupSize());
         assertEquals(Duration.ofMillis(50), c.checkpointPeriod());
@@ -100,6 +105,9 @@ class LanesConfigTest {
         assertEquals(10, c.workerQueueCapacity());
         assertEquals(3, c.retries());
         assertEquals(Duration.ofSeconds(90), c.applyDelay());
+        assertEquals(java.util.List.of("1062", "23505", "sqlstate:23", "code:90131"), c.errorPolicy().skipList());
+        assertEquals(io.lanes.applier.jdbc.TargetTls.Mode.DISABLED, c.targetTls().effectiveMode());
+        assertEquals(ca, c.targetTls().caCertificate());
         // Every documented key is used here or in the live-source test: a new option must be added to a test too.
         for (LanesConfig.Option o : LanesConfig.Option.values()) {
             assertTrue(p.containsKey(o.key()) || o.key().startsWith("lanes.source.") && !o.key().contains("files")

@@ -14,7 +14,9 @@ import io.lanes.core.Checkpoint;
 import io.lanes.core.Transaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.BatchUpdateException;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One worker's applier into a JDBC target: row changes become prepared INSERT/UPDATE/DELETE statements keyed by the
@@ -37,10 +41,22 @@ import java.util.Set;
  * <p>Statements are executed in source order: a batch is flushed whenever the next row needs a different statement, so
  * batching never reorders changes. An UPDATE or DELETE that matches no row is a {@link TargetMismatchException} (the
  * target diverged), checked when the batch is flushed.
+ *
+ * <p>Errors: every failure of a transaction is thrown as a {@link TargetRefusedException} naming the transaction's
+ * position, the table, the SQLState, the vendor code and the {@link TargetErrorClass} the target's
+ * {@link TargetErrorPolicy} gives it; {@link #isRetryable} tells the engine whether a retry can help. With a skip list,
+ * each transaction runs under a savepoint and its rows are flushed before the next one starts, so that a transaction the
+ * skip list matches is rolled back alone, logged with its position, and counted once its batch commits.
  */
 public final class JdbcApplier implements Applier<SourceTransaction> {
     private record SqlKey(TargetTable table, RowChange.Kind kind, List<String> columns) {
     }
+
+    /** A row in the current JDBC batch: what it was (null for an INSERT), its transaction and its table. */
+    private record PendingRow(String description, SourceTransaction source, String table) {
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
 
     private final JdbcTarget target;
     private final int workerId;
@@ -71,7 +87,11 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     /** MySQL/MariaDB codes of the same under other states: database exists/missing, duplicate key name, can't drop. */
     private static final Set<Integer> ALREADY_IN_EFFECT_MYSQL_CODES = Set.of(1007, 1008, 1061, 1091);
     /** For each row in the current JDBC batch: what it was, for the error message when it matches no row (null: INSERT). */
-    private final List<String> pendingRows = new ArrayList<>();
+    private final List<PendingRow> pendingRows = new ArrayList<>();
+    /** The table (or statement) the change being applied concerns, for error messages. */
+    private String currentObject;
+    /** Positions of the transactions of the open target transaction that the skip list skipped. */
+    private final List<String> skippedInBatch = new ArrayList<>();
 
     JdbcApplier(JdbcTarget target, int workerId) {
         this.target = target;
@@ -105,12 +125,38 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             }
             return;
         }
+        boolean skipping = target.errorPolicy().skipsAny();
+        Savepoint savepoint = null;
+        try {
+            if (skipping) {
+                savepoint = c.setSavepoint();
+            }
+            applyChanges(c, source);
+            if (skipping || context.endOfBatch()) {
+                flush();
+            }
+        } catch (SQLException | RuntimeException e) {
+            TargetRefusedException refused = refusal(e, source);
+            if (savepoint != null && target.errorPolicy().skips(refused.error())) {
+                skip(c, savepoint, refused, context);
+                if (context.endOfBatch()) {
+                    flush();
+                }
+                return;
+            }
+            throw refused;
+        }
+    }
+
+    private void applyChanges(Connection c, SourceTransaction source) throws SQLException {
         int index = 0;
         for (Change change : source.changes()) {
             index++;
             if (change instanceof RowChange row) {
+                currentObject = row.table().toString();
                 applyRow(c, row, source);
             } else if (change instanceof SourceStatement statement) {
+                currentObject = "statement " + statement.abbreviated();
                 flush();
                 String key = source.position() + "#" + index;
                 if (implicitlyCommittedDdl.contains(key)) {
@@ -144,9 +190,52 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                         + source.position());
             }
         }
-        if (context.endOfBatch()) {
-            flush();
+    }
+
+    /** A failure while applying {@code source}, as a located, classified refusal (unchanged when it already is one). */
+    private TargetRefusedException refusal(Exception e, SourceTransaction source) {
+        if (e instanceof TargetRefusedException r) {
+            return r;
         }
+        return new TargetRefusedException(positionOf(source), currentObject, TargetErrorPolicy.classify(e), e);
+    }
+
+    /** Rolls the transaction back to its savepoint and carries on without it; rethrows when that fails. */
+    private void skip(Connection c, Savepoint savepoint, TargetRefusedException refused, ApplyContext context)
+            throws TargetRefusedException {
+        pendingRows.clear();
+        if (current != null) {
+            try {
+                current.clearBatch();
+            } catch (SQLException ignored) {
+                // the rollback below decides
+            }
+        }
+        current = null;
+        currentSql = null;
+        try {
+            c.rollback(savepoint);
+        } catch (SQLException rollbackFailed) {
+            refused.addSuppressed(rollbackFailed);
+            throw refused;
+        }
+        skippedInBatch.add(refused.position());
+        LOG.warn("worker {}: skipping the transaction at {} (sequence {}) as lanes.skip-errors says: {}", workerId,
+                refused.position(), context.sequence(), refused.getMessage());
+    }
+
+    /** The position of a transaction as messages show it: file:offset, and its GTID when it has one. */
+    static String positionOf(SourceTransaction source) {
+        String p = source.position();
+        return source.gtid() == null || p.contains(source.gtid()) ? p : p + " (GTID " + source.gtid() + ")";
+    }
+
+    /**
+     * Whether retrying can help with this failure: false for a {@link TargetRefusedException} (or a cause) whose class
+     * is not retryable. The engine stops at once, without retries, on a failure this says false for.
+     */
+    public boolean isRetryable(Throwable failure) {
+        return TargetErrorPolicy.classify(failure).errorClass().retryable();
     }
 
     private void applyRow(Connection c, RowChange row, SourceTransaction source) throws SQLException {
@@ -160,7 +249,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 RowSql sql = sql(table, RowChange.Kind.INSERT, row.after().columns());
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.after(), row, source);
-                addBatch(ps, null);
+                addBatch(ps, null, source, row);
             }
             case UPDATE -> {
                 RowImage afterImage = resolvePartialJson(c, table, row, source);
@@ -173,13 +262,13 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
                 bindImage(ps, set.size() + 1, sql.parameters(), set.size(), sql.parameters().size(), row.before(), row,
                         source);
-                addBatch(ps, describe(row, sql, source));
+                addBatch(ps, describe(row, sql, source), source, row);
             }
             case DELETE -> {
                 RowSql sql = sql(table, RowChange.Kind.DELETE, List.of());
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.before(), row, source);
-                addBatch(ps, describe(row, sql, source));
+                addBatch(ps, describe(row, sql, source), source, row);
             }
         }
     }
@@ -266,9 +355,10 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         return ps;
     }
 
-    private void addBatch(PreparedStatement ps, String description) throws SQLException {
+    private void addBatch(PreparedStatement ps, String description, SourceTransaction source, RowChange row)
+            throws SQLException {
         ps.addBatch();
-        pendingRows.add(description);
+        pendingRows.add(new PendingRow(description, source, row.table().toString()));
     }
 
     /** Executes the pending JDBC batch and checks that every UPDATE and DELETE found its row. */
@@ -277,19 +367,57 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             return;
         }
         int[] counts;
+        List<PendingRow> rows = new ArrayList<>(pendingRows);
+        pendingRows.clear();
         try {
             counts = current.executeBatch();
+        } catch (SQLException e) {
+            PendingRow failed = failedRow(e, rows);
+            String position = failed != null ? positionOf(failed.source()) : positionRange(rows);
+            throw new TargetRefusedException(position, rows.get(0).table(), TargetErrorPolicy.classify(e), e);
         } finally {
             current.clearBatch();
         }
-        List<String> rows = new ArrayList<>(pendingRows);
-        pendingRows.clear();
         for (int i = 0; i < counts.length && i < rows.size(); i++) {
-            if (rows.get(i) != null && counts[i] == 0) {
-                throw new TargetMismatchException(rows.get(i) + " matched no row on the target: the target diverged "
-                        + "from the source");
+            PendingRow row = rows.get(i);
+            if (row.description() != null && counts[i] == 0) {
+                TargetMismatchException diverged = new TargetMismatchException(row.description() + " matched no row on "
+                        + "the target: the target diverged from the source", true);
+                throw new TargetRefusedException(positionOf(row.source()), row.table(),
+                        TargetErrorPolicy.classify(diverged), diverged);
             }
         }
+    }
+
+    /**
+     * The row of a JDBC batch that failed, when the driver tells: the first one marked failed, or the one after the
+     * counts it returned (drivers that stop at the first failure); else, when every row is of one transaction, any.
+     */
+    private static PendingRow failedRow(SQLException e, List<PendingRow> rows) {
+        if (e instanceof BatchUpdateException b && b.getUpdateCounts() != null) {
+            int[] counts = b.getUpdateCounts();
+            for (int i = 0; i < counts.length && i < rows.size(); i++) {
+                if (counts[i] == Statement.EXECUTE_FAILED) {
+                    return rows.get(i);
+                }
+            }
+            if (counts.length < rows.size()) {
+                return rows.get(counts.length);
+            }
+        }
+        SourceTransaction first = rows.get(0).source();
+        for (PendingRow r : rows) {
+            if (r.source() != first) {
+                return null;
+            }
+        }
+        return rows.get(0);
+    }
+
+    /** "one of the transactions from A to B", for a failure the driver does not pin to a row. */
+    private static String positionRange(List<PendingRow> rows) {
+        return "one of the transactions from " + positionOf(rows.get(0).source()) + " to "
+                + positionOf(rows.get(rows.size() - 1).source());
     }
 
     private static String describe(RowChange row, RowSql sql, SourceTransaction source) {
@@ -306,18 +434,33 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
     @Override
     public void commit(Batch<SourceTransaction> batch, Checkpoint checkpoint) throws Exception {
-        Connection c = connection();
-        flush();
-        target.checkpointTable().write(c, CheckpointRows.toRow(target.pipeline(), checkpoint, Instant.now()));
         try {
-            c.commit();
-        } catch (SQLException e) {
-            unknownOutcome = checkpoint;
-            unknownOutcomeSequences.clear();
-            for (int i = 0; i < batch.size(); i++) {
-                unknownOutcomeSequences.add(batch.sequence(i));
+            Connection c = connection();
+            flush();
+            target.checkpointTable().write(c, CheckpointRows.toRow(target.pipeline(), checkpoint, Instant.now()));
+            try {
+                c.commit();
+            } catch (SQLException e) {
+                unknownOutcome = checkpoint;
+                unknownOutcomeSequences.clear();
+                for (int i = 0; i < batch.size(); i++) {
+                    unknownOutcomeSequences.add(batch.sequence(i));
+                }
+                throw e;
             }
+        } catch (TargetRefusedException e) {
             throw e;
+        } catch (SQLException | RuntimeException e) {
+            String first = positionOf(batch.transaction(0).payload());
+            String position = batch.size() == 1 ? first : "the commit of the transactions from " + first + " to "
+                    + positionOf(batch.transaction(batch.size() - 1).payload());
+            throw new TargetRefusedException(position, null, TargetErrorPolicy.classify(e), e);
+        }
+        if (!skippedInBatch.isEmpty()) {
+            target.countSkipped(skippedInBatch.size());
+            LOG.warn("worker {}: committed past {} transaction(s) skipped by lanes.skip-errors: {}", workerId,
+                    skippedInBatch.size(), skippedInBatch);
+            skippedInBatch.clear();
         }
         unknownOutcome = null;
         committedAfterAll.clear();
@@ -351,6 +494,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     @Override
     public void rollback(Batch<SourceTransaction> batch) throws Exception {
         pendingRows.clear();
+        skippedInBatch.clear();
         if (current != null) {
             try {
                 current.clearBatch();

@@ -29,6 +29,8 @@ public final class JdbcTarget {
     private final JdbcCheckpointTable checkpointTable;
     private final String pipeline;
     private final int statementCacheSize;
+    private final TargetErrorPolicy errorPolicy;
+    private final java.util.concurrent.atomic.LongAdder skipped = new java.util.concurrent.atomic.LongAdder();
 
     private JdbcTarget(Builder b) {
         connections = b.connections;
@@ -40,6 +42,7 @@ public final class JdbcTarget {
         checkpointTable = b.checkpointTable != null ? b.checkpointTable : new JdbcCheckpointTable(dialect);
         pipeline = b.pipeline;
         statementCacheSize = b.statementCacheSize;
+        errorPolicy = b.errorPolicy;
     }
 
     public static Builder builder(ConnectionFactory connections, Dialect dialect) {
@@ -92,6 +95,20 @@ public final class JdbcTarget {
         return pipeline;
     }
 
+    /** What the appliers retry, stop on, or skip. */
+    public TargetErrorPolicy errorPolicy() {
+        return errorPolicy;
+    }
+
+    /** Transactions the skip list skipped and whose batch committed, over every applier of this target. */
+    public long transactionsSkippedByErrorPolicy() {
+        return skipped.sum();
+    }
+
+    void countSkipped(int transactions) {
+        skipped.add(transactions);
+    }
+
     int statementCacheSize() {
         return statementCacheSize;
     }
@@ -111,6 +128,7 @@ public final class JdbcTarget {
         private JdbcCheckpointTable checkpointTable;
         private String pipeline = "default";
         private int statementCacheSize = 256;
+        private TargetErrorPolicy errorPolicy = TargetErrorPolicy.defaults();
 
         private Builder(ConnectionFactory connections, Dialect dialect) {
             this.connections = Objects.requireNonNull(connections, "connections");
@@ -154,6 +172,12 @@ public final class JdbcTarget {
                 throw new IllegalArgumentException("statement cache size < 1");
             }
             this.statementCacheSize = size;
+            return this;
+        }
+
+        /** What to retry, stop on or skip; default {@link TargetErrorPolicy#defaults()} (skip nothing). */
+        public Builder errorPolicy(TargetErrorPolicy policy) {
+            this.errorPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 

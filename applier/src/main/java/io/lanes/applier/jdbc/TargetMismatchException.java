@@ -8,7 +8,20 @@ package io.lanes.applier.jdbc;
 public final class TargetMismatchException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    private final boolean rowNotFound;
+
     public TargetMismatchException(String message) {
+        this(message, false);
+    }
+
+    /** @param rowNotFound whether an UPDATE or DELETE found no row (MySQL's error 1032 for the skip list) */
+    public TargetMismatchException(String message, boolean rowNotFound) {
         super(message);
+        this.rowNotFound = rowNotFound;
+    }
+
+    /** Whether an UPDATE or DELETE found no row, rather than a row image that does not fit the table. */
+    public boolean rowNotFound() {
+        return rowNotFound;
     }
 }

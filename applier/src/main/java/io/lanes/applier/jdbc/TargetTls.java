@@ -1,0 +1,129 @@
+package io.lanes.applier.jdbc;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * TLS to a JDBC target, in one vocabulary for every driver: a {@link Mode} and an optional CA certificate (PEM). With a
+ * CA and no mode, the mode is {@link Mode#VERIFY_IDENTITY}: verification is on by default once a certificate is
+ * configured. Without either, nothing is set and the URL's own parameters (or the driver's defaults) decide.
+ *
+ * <p>Mapped onto the drivers' properties by {@link #connectionProperties}: PostgreSQL (pgjdbc) {@code sslmode} and
+ * {@code sslrootcert}; MariaDB Connector/J 3 {@code sslMode} and {@code serverSslCert}. The MariaDB driver cannot fall
+ * back to plain text, so {@link Mode#PREFERRED} is refused for it; MySQL Connector/J ({@code jdbc:mysql:}) takes
+ * {@code sslMode} but reads CAs only from a key store, so a CA is refused there; H2 chooses TLS in its URL
+ * ({@code jdbc:h2:ssl://}), so any mode but {@link Mode#DISABLED} is refused for it. Immutable.
+ *
+ * @param mode the mode, or null for "not configured"
+ * @param caCertificate a PEM file of the CA(s) that signed the server's certificate, or null
+ */
+public record TargetTls(Mode mode, Path caCertificate) {
+    /** The TLS modes, by the names properties use (those of MySQL's {@code --ssl-mode}). */
+    public enum Mode {
+        /** Plain text. */
+        DISABLED("disabled"),
+        /** TLS when the server offers it, plain text otherwise; the certificate is not verified. */
+        PREFERRED("preferred"),
+        /** TLS or no connection; the certificate is not verified (encryption without authentication). */
+        REQUIRED("required"),
+        /** TLS, and the server's certificate must be signed by the configured CA. */
+        VERIFY_CA("verify-ca"),
+        /** As {@link #VERIFY_CA}, and the certificate must name the host connected to. */
+        VERIFY_IDENTITY("verify-identity");
+
+        private final String label;
+
+        Mode(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        /** @throws IllegalArgumentException listing the valid names */
+        public static Mode parse(String name) {
+            String n = name.trim().toLowerCase(Locale.ROOT).replace('_', '-');
+            for (Mode m : values()) {
+                if (m.label.equals(n)) {
+                    return m;
+                }
+            }
+            throw new IllegalArgumentException("unknown TLS mode '" + name + "'; expected one of disabled, preferred, "
+                    + "required, verify-ca, verify-identity");
+        }
+    }
+
+    /** No TLS settings: the URL and the driver decide. */
+    public static final TargetTls NONE = new TargetTls(null, null);
+
+    /** The mode in effect: the configured one, else verify-identity with a CA, else null (not configured). */
+    public Mode effectiveMode() {
+        return mode != null ? mode : caCertificate != null ? Mode.VERIFY_IDENTITY : null;
+    }
+
+    /**
+     * The driver properties for this setting.
+     *
+     * @param jdbcUrl the target's URL (it tells the driver)
+     * @throws IllegalArgumentException when the driver cannot do what is configured, or the CA file is not readable
+     */
+    public Map<String, String> connectionProperties(String jdbcUrl) {
+        Map<String, String> p = new LinkedHashMap<>();
+        Mode m = effectiveMode();
+        if (m == null) {
+            return p;
+        }
+        if ((m == Mode.VERIFY_CA || m == Mode.VERIFY_IDENTITY) && caCertificate == null && !jdbcUrl.startsWith("jdbc:mysql:")) {
+            throw new IllegalArgumentException("TLS mode " + m.label() + " needs a CA certificate (lanes.target.tls-ca)");
+        }
+        if (caCertificate != null && !Files.isReadable(caCertificate)) {
+            throw new IllegalArgumentException("the TLS CA certificate " + caCertificate + " does not exist or is not readable");
+        }
+        if (jdbcUrl.startsWith("jdbc:postgresql:")) {
+            p.put("ssl", m == Mode.DISABLED ? "false" : "true");
+            p.put("sslmode", switch (m) {
+                case DISABLED -> "disable";
+                case PREFERRED -> "prefer";
+                case REQUIRED -> "require";
+                case VERIFY_CA -> "verify-ca";
+                case VERIFY_IDENTITY -> "verify-full";
+            });
+            if (caCertificate != null) {
+                p.put("sslrootcert", caCertificate.toAbsolutePath().toString());
+            }
+        } else if (jdbcUrl.startsWith("jdbc:mariadb:")) {
+            p.put("sslMode", switch (m) {
+                case DISABLED -> "disable";
+                case PREFERRED -> throw new IllegalArgumentException("TLS mode preferred: the MariaDB driver cannot fall "
+                        + "back to plain text; use required (or disabled)");
+                case REQUIRED -> "trust";
+                case VERIFY_CA -> "verify-ca";
+                case VERIFY_IDENTITY -> "verify-full";
+            });
+            if (caCertificate != null) {
+                p.put("serverSslCert", caCertificate.toAbsolutePath().toString());
+            }
+        } else if (jdbcUrl.startsWith("jdbc:mysql:")) {
+            if (caCertificate != null) {
+                throw new IllegalArgumentException("a TLS CA certificate file is not supported with MySQL Connector/J "
+                        + "(jdbc:mysql:, which reads CAs from a key store: set trustCertificateKeyStoreUrl in the URL); "
+                        + "use jdbc:mariadb:");
+            }
+            p.put("sslMode", m.name());
+        } else if (m != Mode.DISABLED) {
+            throw new IllegalArgumentException("TLS for this target is chosen in its JDBC URL (H2: jdbc:h2:ssl://...), "
+                    + "not by lanes.target.tls-mode");
+        }
+        return p;
+    }
+
+    @Override
+    public String toString() {
+        Mode m = effectiveMode();
+        return m == null ? "tls=(url)" : "tls=" + m.label() + (caCertificate == null ? "" : " ca=" + caCertificate);
+    }
+}
