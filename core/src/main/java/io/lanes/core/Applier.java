@@ -15,7 +15,8 @@ package io.lanes.core;
  * <p>Exactly-once: {@link #commit} receives the worker's {@link Checkpoint}; storing it in the same target transaction
  * as the data (or letting {@link CheckpointStore#saveWorkerCheckpoint}, called just before, do so) is what lets
  * {@link RecoveryPoint} know after a crash exactly which transactions were applied. The engine marks the batch done only
- * after commit returns normally; an exception from any method is retried (after a rollback) and finally stops the engine.
+ * after commit returns normally; an exception from any method is retried (after a rollback) and finally stops the engine,
+ * unless {@link #isRetryable} says a retry cannot help, which stops the engine at once.
  *
  * <p>Happens-before: the commit of a transaction happens-before the apply of any transaction that depends on it, on any
  * worker, and (with {@link CommitOrder#STRICT}) before the commit of any later transaction.
@@ -36,6 +37,16 @@ public interface Applier<P> extends AutoCloseable {
 
     /** Undoes everything applied since the last commit (after a failure, a commit-order deadlock, or on abort). */
     void rollback(Batch<P> batch) throws Exception;
+
+    /**
+     * Whether retrying the batch can help after this failure (a lost connection, a deadlock, a lock-wait timeout can; a
+     * constraint violation on a diverged target cannot). On false the worker rolls back and the engine stops at once,
+     * reporting the failing transaction, instead of spending its retries and back-off. Called by the worker's thread
+     * after the failure, before the rollback. The default retries everything.
+     */
+    default boolean isRetryable(Throwable failure) {
+        return true;
+    }
 
     /** Releases resources; called once by the worker's thread when it exits. */
     @Override

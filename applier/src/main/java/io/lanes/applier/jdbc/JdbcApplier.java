@@ -234,8 +234,32 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
      * Whether retrying can help with this failure: false for a {@link TargetRefusedException} (or a cause) whose class
      * is not retryable. The engine stops at once, without retries, on a failure this says false for.
      */
+    @Override
     public boolean isRetryable(Throwable failure) {
-        return TargetErrorPolicy.classify(failure).errorClass().retryable();
+        TargetErrorClass errorClass = TargetErrorPolicy.classify(failure).errorClass();
+        if (errorClass != TargetErrorClass.UNKNOWN) {
+            return errorClass.retryable();
+        }
+        // Unclassified: a verdict of a healthy target stops, but a failure that is no SQL error at all (the driver
+        // tripping over a connection killed under it) or that left the connection dead is worth the bounded retries.
+        return !hasSqlException(failure) || !connectionAlive();
+    }
+
+    private static boolean hasSqlException(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean connectionAlive() {
+        try {
+            return connection != null && connection.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
     }
 
     private void applyRow(Connection c, RowChange row, SourceTransaction source) throws SQLException {

@@ -324,9 +324,15 @@ final class Worker<P> implements Runnable {
         Throwable e = error;
         Task<P> f = failing;
         for (;;) {
+            boolean retryable = !(e instanceof VirtualMachineError) && retryable(e);
             rollbackQuietly();
             if (e instanceof VirtualMachineError) {
                 rt.fail(f.seq, f.txn.position(), id, "fatal error applying transaction " + f.seq, e);
+                return false;
+            }
+            if (!retryable) {
+                rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position()
+                        + " failed on worker " + id + " with an error retrying cannot fix", e);
                 return false;
             }
             if (rt.halted()) {
@@ -356,6 +362,15 @@ final class Worker<P> implements Runnable {
             }
             e = again;
             f = reapplyFailed;
+        }
+    }
+
+    private boolean retryable(Throwable e) {
+        try {
+            return applier.isRetryable(e);
+        } catch (RuntimeException classifierFailure) {
+            LOG.warn("worker {}: the applier could not classify a failure; retrying it", id, classifierFailure);
+            return true;
         }
     }
 
