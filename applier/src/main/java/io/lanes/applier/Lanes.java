@@ -655,6 +655,11 @@ public final class Lanes implements AutoCloseable {
                 && !url.toUpperCase(Locale.ROOT).contains(";MODE=")) {
             url = url + Dialect.h2RecommendedUrlOptions();
         }
+        if (dialect.kind() == Dialect.Kind.H2 && url.regionMatches(true, 0, "jdbc:h2:mem:", 0, 12)
+                && !url.toUpperCase(Locale.ROOT).contains(";DB_CLOSE_DELAY=")) {
+            // Workers open and close their own connections: an in-memory database must outlive each of them.
+            url = url + ";DB_CLOSE_DELAY=-1";
+        }
         Properties props = new Properties();
         dialect.recommendedConnectionProperties().forEach(props::setProperty);
         config.targetTls.connectionProperties(url).forEach(props::setProperty);

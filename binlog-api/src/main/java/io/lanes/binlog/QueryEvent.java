@@ -30,6 +30,14 @@ public record QueryEvent(EventHeader header, long threadId, long executionTime, 
         return sql.regionMatches(true, 0, "ROLLBACK", 0, 8) && (sql.length() == 8 || !Character.isLetterOrDigit(sql.charAt(8)));
     }
 
+    /** As a record prints itself, with any password the statement carries hidden ({@link SqlSecrets}). */
+    @Override
+    public String toString() {
+        return "QueryEvent[header=" + header + ", threadId=" + threadId + ", executionTime=" + executionTime
+                + ", errorCode=" + errorCode + ", database=" + database + ", sql=" + SqlSecrets.redact(sql)
+                + ", statusVars=" + statusVars + ", compressed=" + compressed + "]";
+    }
+
     /** Whether the statement is an {@code XA PREPARE}, which ends the XA transaction's first phase on MariaDB. */
     public boolean isXaPrepare() {
         return sql.regionMatches(true, 0, "XA PREPARE", 0, 10);

@@ -30,9 +30,12 @@ public record SourceStatement(String sql, String defaultSchema, long sqlMode, In
         return new SourceStatement(sql, defaultSchema, 0, null, null, null, null, null, SessionVariables.NONE);
     }
 
-    /** The statement for error messages: at most 300 characters, control characters shown as spaces. */
+    /**
+     * The statement for error messages and logs: passwords hidden ({@link io.lanes.binlog.SqlSecrets}), at most 300
+     * characters, control characters shown as spaces.
+     */
     public String abbreviated() {
-        String flat = sql.replaceAll("\\s+", " ").trim();
+        String flat = io.lanes.binlog.SqlSecrets.redact(sql.replaceAll("\\s+", " ").trim());
         return flat.length() <= 300 ? flat : flat.substring(0, 297) + "...";
     }
 }

@@ -1,5 +1,7 @@
 package io.lanes.applier.ddl;
 
+import io.lanes.binlog.SqlSecrets;
+
 /**
  * A source statement the target's {@link DdlHandler} cannot apply faithfully. The message names the statement (abbreviated),
  * its source position when known and the reason. Retrying cannot help: the apply stops, and the user excludes the table,
@@ -9,7 +11,7 @@ public final class UnsupportedDdlException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     public UnsupportedDdlException(SourceStatement statement, String reason, Throwable cause) {
-        super("cannot apply DDL" + (statement.position() == null ? "" : " at " + statement.position()) + ": "
-                + reason + "; statement: " + statement.abbreviated(), cause);
+        super(SqlSecrets.redact("cannot apply DDL" + (statement.position() == null ? "" : " at " + statement.position())
+                + ": " + reason + "; statement: " + statement.abbreviated()), SqlSecrets.redact(cause));
     }
 }

@@ -27,6 +27,11 @@ import org.slf4j.LoggerFactory;
 public final class TranslatingDdlHandler implements DdlHandler {
     private static final Logger LOG = LoggerFactory.getLogger(TranslatingDdlHandler.class);
 
+    /** Statements that manage the source server's accounts: users, roles, grants, passwords. */
+    private static final java.util.regex.Pattern ACCOUNT_MANAGEMENT = java.util.regex.Pattern.compile(
+            "(?is)\\s*(?:/\\*.*?\\*/\\s*)*(?:(?:CREATE(?:\\s+OR\\s+REPLACE)?|ALTER|DROP|RENAME)\\s+(?:USER|ROLE)\\b"
+                    + "|GRANT\\b|REVOKE\\b|SET\\s+(?:PASSWORD|DEFAULT\\s+ROLE|ROLE)\\b|FLUSH\\s+PRIVILEGES\\b)");
+
     private final Dialect dialect;
     private final SchemaMapping mapping;
     private final TargetCatalog catalog;
@@ -39,6 +44,13 @@ public final class TranslatingDdlHandler implements DdlHandler {
 
     @Override
     public DdlResult apply(Connection target, SourceStatement statement) throws SQLException {
+        if (ACCOUNT_MANAGEMENT.matcher(statement.sql()).lookingAt()) {
+            // Users, roles and grants of the source server mean nothing to an H2 or PostgreSQL target (and carry
+            // passwords): like a filtered table, they are skipped, visibly.
+            LOG.info("DDL{}: account management is not replicated to {} targets: {}", statement.position() == null ? ""
+                    : " at " + statement.position(), dialect.kind(), statement.abbreviated());
+            return DdlResult.skipped("account management is not replicated to " + dialect.kind() + " targets");
+        }
         Statement parsed;
         try {
             parsed = MySqlDdlParser.parse(statement.sql(), statement.defaultSchema(), statement.sqlMode());

@@ -1,5 +1,6 @@
 package io.lanes.applier.jdbc;
 
+import io.lanes.binlog.SqlSecrets;
 import java.sql.SQLException;
 
 /**
@@ -18,7 +19,9 @@ public final class TargetRefusedException extends SQLException {
     private final transient TargetErrorPolicy.TargetError error;
 
     public TargetRefusedException(String position, String table, TargetErrorPolicy.TargetError error, Throwable cause) {
-        super(message(position, table, error, cause), error.sqlState(), error.vendorCode(), cause);
+        // The driver's message may quote the statement, and an account statement its password.
+        super(SqlSecrets.redact(message(position, table, error, cause)), error.sqlState(), error.vendorCode(),
+                SqlSecrets.redact(cause));
         this.position = position;
         this.table = table;
         this.error = error;

@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
             "",
             "Output: with a terminal on stdout a progress bar (stderr) and a summary; in every case the last line on",
             "stdout is one JSON object: status, transactions (committed), transactions_read, skipped (already applied",
-            "before), events, rows, seconds, tps, position, resumed_from, scheduler, workers, commit_order,",
+            "before), skipped_by_error_policy, events, rows, seconds, tps, position, resumed_from, scheduler, workers, commit_order,",
             "block_commit, achieved_parallelism, worker_stats[] (per worker: transactions, commits, bytes, applying_s,",
             "waiting_for_dependency_s, waiting_for_commit_order_s, retrying_s, idle_s, state); on failure also error",
             "and failed_position.",
@@ -119,6 +119,21 @@ public final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-table", paramLabel = "SCHEMA.TABLE",
             description = "Where checkpoints live in the target (default: ${DEFAULT-VALUE}).")
     String checkpointTable;
+
+    @Option(names = "--skip-errors", paramLabel = "LIST",
+            description = "Target errors to skip instead of stopping, like replica_skip_errors: SQLStates (prefixes) "
+                    + "and vendor codes, comma-separated (e.g. 1062,23505). Off by default; every skipped transaction "
+                    + "is logged with its position and counted (skipped_by_error_policy).")
+    String skipErrors;
+
+    @Option(names = "--tls-mode", paramLabel = "MODE",
+            description = "TLS to the target: disabled | preferred | required | verify-ca | verify-identity "
+                    + "(default: verify-identity when --tls-ca is given, otherwise as the URL says).")
+    String tlsMode;
+
+    @Option(names = "--tls-ca", paramLabel = "PEM", description = "CA certificate that the target's certificate must "
+            + "chain to (turns verification on).")
+    Path tlsCa;
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "A properties file with lanes.* keys (see docs/configuration.md); options given on the "
@@ -217,6 +232,19 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         if (System.getenv(PASSWORD_ENV) != null) {
             b.targetPasswordFromEnvironment(PASSWORD_ENV);
+        }
+        java.util.Properties extra = new java.util.Properties();
+        if (skipErrors != null) {
+            extra.setProperty(LanesConfig.Option.SKIP_ERRORS.key(), skipErrors);
+        }
+        if (tlsMode != null) {
+            extra.setProperty(LanesConfig.Option.TARGET_TLS_MODE.key(), tlsMode);
+        }
+        if (tlsCa != null) {
+            extra.setProperty(LanesConfig.Option.TARGET_TLS_CA.key(), tlsCa.toString());
+        }
+        if (!extra.isEmpty()) {
+            b.properties(extra);
         }
         if (config == null || given.hasMatchedOption("--scheduler")) {
             b.scheduler(scheduler);

@@ -127,6 +127,7 @@ final class ApplyRun {
         m.put("transactions", s.transactions());
         m.put("transactions_read", s.transactionsRead());
         m.put("skipped", s.transactionsSkipped());
+        m.put("skipped_by_error_policy", s.transactionsSkippedByErrorPolicy());
         m.put("events", s.events());
         m.put("rows", s.rows());
         m.put("seconds", s.seconds());
