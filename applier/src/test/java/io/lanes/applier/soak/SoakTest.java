@@ -52,8 +52,9 @@ import org.junit.jupiter.api.io.TempDir;
  * queued bytes never exceeded its budget; the last third's mean lag is at most twice the first third's or an absolute
  * bound (10 s of the workload's rate, at least 1,000 transactions); the thread count in the last third is at most the
  * first third's + 8; Lanes committed exactly as many transactions as the source binlogged (the stream starts at the
- * first binlog, so every source transaction, DDL and heartbeats included, is one Lanes transaction). The series goes to {@code target/soak/soak-<target>.csv} and {@code .json} before anything is
- * asserted, so a failing run leaves its evidence. {@code scripts/soak/run.sh} runs it long and charts it.
+ * first binlog, so every source transaction, DDL and heartbeats included, is one Lanes transaction). The series goes
+ * to {@code target/soak/soak-<target>.csv} and {@code .json} before anything is asserted, so a failing run leaves its
+ * evidence. {@code scripts/soak/run.sh} runs it long and charts it.
  *
  * <p>MariaDB missing: a failure in CI ({@code CI=true}), a skipped test elsewhere.
  */
