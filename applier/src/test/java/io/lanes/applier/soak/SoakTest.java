@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.lanes.applier.Lanes;
+import io.lanes.applier.LanesException;
 import io.lanes.applier.LanesStats;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.binlog.replication.ReplicationClient;
@@ -160,13 +161,18 @@ class SoakTest {
                 summary.put("catchUpSeconds", (System.nanoTime() - drainStart) / 1e9);
                 summary.put("targetEqualsSource", equal);
             } finally {
-                LanesStats last;
+                // A failed pipeline throws from stop(): keep its message as a verdict so the series is still written.
                 try {
-                    last = lanes.stop();
-                } finally {
-                    lanes.close();
+                    LanesStats last = lanes.stop();
+                    summary.put("lanesCommittedAtStop", last.transactions());
+                } catch (LanesException e) {
+                    summary.put("lanesFailure", e.getMessage());
                 }
-                summary.put("lanesCommittedAtStop", last.transactions());
+                try {
+                    lanes.close();
+                } catch (LanesException alreadyRecorded) {
+                    // the same failure stop() reported
+                }
                 if (target.user != null) {
                     dropPostgresSchemas(target, schemas, heartbeatSchema, checkpointSchema);
                 }
@@ -246,6 +252,7 @@ class SoakTest {
         summary.put("sourceTransactionsAtEnd", end.sourceTransactions());
         summary.put("lanesCommittedAtEnd", end.lanesCommitted());
         verdicts.put("everySourceTransactionCommitted", end.lanesCommitted() == end.sourceTransactions());
+        verdicts.put("lanesDidNotFail", !summary.containsKey("lanesFailure"));
         verdicts.put("workloadRan", workload.committed() >= 5L * load.size());
         verdicts.put("targetEqualsSource", summary.get("targetEqualsSource"));
         verdicts.put("heapBounded", heapLast <= 1.5 * heapFirst + 32 * MIB);
@@ -284,7 +291,8 @@ class SoakTest {
         for (var e : new TreeMap<>(map).entrySet()) {
             b.append(b.length() > 1 ? ", " : "").append('"').append(e.getKey()).append("\": ");
             Object v = e.getValue();
-            b.append(v instanceof Number || v instanceof Boolean ? String.valueOf(v) : "\"" + v + "\"");
+            b.append(v instanceof Number || v instanceof Boolean ? String.valueOf(v)
+                    : "\"" + String.valueOf(v).replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"");
         }
         return b.append('}').toString();
     }

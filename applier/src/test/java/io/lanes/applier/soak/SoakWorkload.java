@@ -95,15 +95,11 @@ final class SoakWorkload {
         threads.add(start("soak-heartbeat", this::heartbeat));
     }
 
-    /** Stops every writer after its current transaction and waits for them; rethrows a writer's failure. */
+    /** Stops every writer after its current transaction and waits for them; a writer's failure is in {@link #failure()}. */
     void stop() throws InterruptedException {
         running.set(false);
         for (Thread t : threads) {
             t.join(TimeUnit.SECONDS.toMillis(60));
-        }
-        Throwable f = failure.get();
-        if (f != null) {
-            throw new AssertionError("a workload connection failed: " + f, f);
         }
     }
 
