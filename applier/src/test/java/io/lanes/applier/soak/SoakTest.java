@@ -138,7 +138,7 @@ class SoakTest {
                 long lastRead = -1;
                 for (int s = seconds + 1; System.nanoTime() < drainDeadline; s++) {
                     sleepUntil(startNanos + TimeUnit.SECONDS.toNanos(s));
-                    SoakSample sample = sampler.sample("drain", false);
+                    SoakSample sample = sampler.sample("drain", (s - seconds) % probeEvery == 0);
                     samples.add(sample);
                     if (lanes.state() == Lanes.State.FAILED) {
                         break;
