@@ -193,6 +193,7 @@ public final class EngineRuntime<P> {
             ws[i] = new Worker<>(i, this);
         }
         workers = ws;
+        dispatcherThread = Thread.currentThread();
         if (workerCount == 0) {
             inline = workers[0];
             try {
@@ -290,6 +291,9 @@ public final class EngineRuntime<P> {
                 phase = DRAINING;
             }
         }
+        if (workerCount == 0 && phase == DRAINING) {
+            inline.flushInline(); // on failure the engine halted: the shutdown below reports it
+        }
         long last = (long) LAST_DISPATCHED.getAcquire(this);
         if (workerCount > 0) {
             window.awaitLwm(last, Long.MAX_VALUE, () -> phase == HALTED || Thread.currentThread().isInterrupted());
@@ -332,6 +336,9 @@ public final class EngineRuntime<P> {
         }
         awaitUninterruptibly(exited);
         if (inline != null) {
+            if (!saveLwm) {
+                inline.rollbackInline();
+            }
             inline.closeApplier();
         }
         // The checkpoint thread stops before the final save: a periodic save of an older mark still in flight could
@@ -410,6 +417,12 @@ public final class EngineRuntime<P> {
 
     private long dispatch(Transaction<P> txn) throws InterruptedException {
         long seq = nextSeq;
+        if (workerCount == 0 && inline.hasOpenBatch() && (seq - window.lwm() > window.window()
+                || queuedBytes.get() + Math.min(txn.sizeBytes(), budget) > budget)) {
+            // The open inline batch is what holds the low-water mark and the queued bytes back, and only this thread
+            // can commit it: commit it now rather than wait for ourselves.
+            flushInlineOrThrow();
+        }
         if (seq - window.lwm() > window.window()) {
             awaitDispatch(WaitState.WAITING_FOR_CHECKPOINT_GROUP, seq, 0, -1);
         }
@@ -473,6 +486,9 @@ public final class EngineRuntime<P> {
             if (!inline.runInline(task)) {
                 throw failedWhileDispatching();
             }
+            if (inline.inlineBatchOlderThan(config.periodNanos(), System.nanoTime())) {
+                flushInlineOrThrow();
+            }
             return seq;
         }
         int w = placement.worker >= 0 ? placement.worker : leastLoadedWorker();
@@ -505,6 +521,33 @@ public final class EngineRuntime<P> {
             LockSupport.unpark(worker.thread);
         }
         return seq;
+    }
+
+    private void flushInlineOrThrow() {
+        if (!inline.flushInline()) {
+            throw failedWhileDispatching();
+        }
+    }
+
+    /**
+     * Commits what the dispatching thread holds open: with 0 workers the open block-commit batch; with workers nothing
+     * (they commit as soon as their queue runs dry).
+     */
+    public void flush() {
+        int ph = phase;
+        if (ph == NEW) {
+            throw new IllegalStateException("the engine is not started");
+        }
+        if (ph == HALTED || (ph == STOPPED && failure.get() != null)) {
+            throw failedWhileDispatching();
+        }
+        if (workerCount == 0 && ph != STOPPED) {
+            Thread me = Thread.currentThread();
+            if (dispatcherThread != me) {
+                dispatcherThread = me;
+            }
+            flushInlineOrThrow();
+        }
     }
 
     private boolean isRecoveredSkip(long seq) {
@@ -704,6 +747,12 @@ public final class EngineRuntime<P> {
             throw new IllegalStateException("the engine is not started");
         }
         long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
+        if (workerCount == 0 && seq > window.lwm() && phase == RUNNING && Thread.currentThread() == dispatcherThread) {
+            // Only the dispatching thread may commit the open inline batch; another thread waits for it to do so.
+            if (!inline.flushInline()) {
+                return false;
+            }
+        }
         boolean ok = window.awaitLwm(seq, deadline, () -> phase == HALTED || phase == STOPPED
                 || Thread.currentThread().isInterrupted());
         if (Thread.interrupted()) {
