@@ -71,6 +71,8 @@ public final class EngineRuntime<P> {
     private static final long STALLED_NANOS = 1_000_000;
     /** A measured wake-up slower than this (an overloaded machine) still counts as this much. */
     private static final long WAKE_CAP_NANOS = 500_000;
+    /** Work cheaper than this per transaction (and than a wake-up) packs rather than spreads; see workerForIdleKey. */
+    private static final long CHEAP_NANOS = 20_000;
     private static final java.lang.invoke.VarHandle DISPATCHER_STATE;
     private static final java.lang.invoke.VarHandle LAST_DISPATCHED;
 
@@ -141,6 +143,8 @@ public final class EngineRuntime<P> {
     private int lastChosen;
     /** Moving average of the time from an unpark to the worker running, written racily by workers. */
     private volatile long wakeNanos = 50_000;
+    /** Moving average of the workers' time per transaction, written racily by workers; pessimistic at first. */
+    private volatile long serviceEstimateNanos = 1_000_000;
     private volatile long barriers;
     private volatile long skipped;
     private RecoveryPoint recoveryPoint;
@@ -708,6 +712,58 @@ public final class EngineRuntime<P> {
         return queued * service + wakeUp;
     }
 
+    /**
+     * The worker for a partition key with nothing in flight (new, or idle since its last transaction committed), in
+     * O(1). When a transaction costs less than waking a parked worker (cheap work: no-op applies), the least loaded
+     * worker, which packs cheap work onto few awake workers; the key's previous worker when it is free and awake
+     * costs nothing and is taken first. Otherwise (work worth a thread of its own) a key spreads: its previous worker
+     * when it holds nothing in flight (affinity: its rows are in that connection's caches), else a worker holding
+     * nothing in flight, so no key shares a worker with another active key while a worker is free; else the least
+     * loaded worker.
+     */
+    int workerForIdleKey(int previous) {
+        int n = workerCount;
+        if (n == 1) {
+            return 0;
+        }
+        boolean hasPrevious = previous >= 0 && previous < n;
+        // Not the measured wake-up alone: on an overloaded machine it reaches milliseconds and would make every real
+        // apply (a round trip to a database is tens of microseconds at least) look cheap and pack again.
+        boolean cheap = serviceEstimateNanos < Math.min(wakeNanos, CHEAP_NANOS);
+        if (hasPrevious && load(previous) == 0 && (!cheap || !workers[previous].parked)) {
+            lastChosen = previous;
+            return previous;
+        }
+        if (!cheap) {
+            int free = freeWorker();
+            if (free >= 0) {
+                lastChosen = free;
+                return free;
+            }
+        }
+        return leastLoadedWorker();
+    }
+
+    /** A worker with nothing in flight, from the idle hints (stale hints are dropped: they push again); -1 if none. */
+    private int freeWorker() {
+        for (int i = 0; i < 16; i++) {
+            int w = idle.pop();
+            if (w < 0) {
+                return -1;
+            }
+            if (load(w) == 0) {
+                // Not pushed back: it is about to get work, and pushes itself again when its queue runs dry.
+                return w;
+            }
+        }
+        return -1;
+    }
+
+    void recordServiceTime(long nanosPerTransaction) {
+        long old = serviceEstimateNanos;
+        serviceEstimateNanos = old + ((nanosPerTransaction - old) >> 3);
+    }
+
     void recordWakeTime(long nanos) {
         long old = wakeNanos;
         wakeNanos = old + ((nanos - old) >> 3);
@@ -858,6 +914,11 @@ public final class EngineRuntime<P> {
         @Override
         public int leastLoadedWorker() {
             return EngineRuntime.this.leastLoadedWorker();
+        }
+
+        @Override
+        public int workerForIdleKey(int previous) {
+            return EngineRuntime.this.workerForIdleKey(previous);
         }
 
         @Override

@@ -477,7 +477,9 @@ final class Worker<P> implements Runnable {
         commits++;
         long now = System.nanoTime();
         long old = serviceNanos;
-        serviceNanos = old + (((now - batchStartedAt) / n - old) >> 2);
+        long perTransaction = (now - batchStartedAt) / n;
+        serviceNanos = old + ((perTransaction - old) >> 2);
+        rt.recordServiceTime(perTransaction);
         stepStartedAt = now;
         finished += n;
         rt.release(b);
