@@ -29,8 +29,8 @@ public interface SchedulingContext {
      * committed; in O(1). Work that costs more than waking a parked thread spreads: the key's {@code previous} worker
      * when that worker has nothing in flight (affinity), else a worker with nothing in flight (so no two active keys
      * share a worker while one is free), else {@link #leastLoadedWorker()}. Cheap work (measured time per transaction
-     * below the measured wake-up time) packs: the previous worker if it is free and awake, else
-     * {@link #leastLoadedWorker()}, so many workers cost nothing on no-op applies.
+     * below both the measured wake-up time and 20 microseconds) packs: {@link #leastLoadedWorker()}, so many
+     * workers cost nothing on no-op applies.
      *
      * @param previous the worker the key's last transaction ran on, or -1 for a new key
      * @return the engine's choice; this default (for contexts other than the engine's, e.g. in tests) is

@@ -715,8 +715,9 @@ public final class EngineRuntime<P> {
     /**
      * The worker for a partition key with nothing in flight (new, or idle since its last transaction committed), in
      * O(1). When a transaction costs less than waking a parked worker (cheap work: no-op applies), the least loaded
-     * worker, which packs cheap work onto few awake workers; the key's previous worker when it is free and awake
-     * costs nothing and is taken first. Otherwise (work worth a thread of its own) a key spreads: its previous worker
+     * worker, which packs cheap work onto few awake workers (each extra thread involved is one more that the operating
+     * system may deschedule while it holds the low-water mark). Otherwise (work worth a thread of its own) a key
+     * spreads: its previous worker
      * when it holds nothing in flight (affinity: its rows are in that connection's caches), else a worker holding
      * nothing in flight, so no key shares a worker with another active key while a worker is free; else the least
      * loaded worker.
@@ -730,16 +731,17 @@ public final class EngineRuntime<P> {
         // Not the measured wake-up alone: on an overloaded machine it reaches milliseconds and would make every real
         // apply (a round trip to a database is tens of microseconds at least) look cheap and pack again.
         boolean cheap = serviceEstimateNanos < Math.min(wakeNanos, CHEAP_NANOS);
-        if (hasPrevious && load(previous) == 0 && (!cheap || !workers[previous].parked)) {
+        if (cheap) {
+            return leastLoadedWorker();
+        }
+        if (hasPrevious && load(previous) == 0) {
             lastChosen = previous;
             return previous;
         }
-        if (!cheap) {
-            int free = freeWorker();
-            if (free >= 0) {
-                lastChosen = free;
-                return free;
-            }
+        int free = freeWorker();
+        if (free >= 0) {
+            lastChosen = free;
+            return free;
         }
         return leastLoadedWorker();
     }
