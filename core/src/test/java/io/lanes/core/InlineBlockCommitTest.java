@@ -177,6 +177,19 @@ class InlineBlockCommitTest {
     }
 
     @Test
+    void flushNeedsAStartedEngineAndIsANoOpWithWorkers() throws Exception {
+        Recording r = new Recording();
+        Engine<String> notStarted = Engine.builder(w -> r).workers(0).build();
+        assertThrows(IllegalStateException.class, notStarted::flush);
+        try (Engine<String> e = Engine.builder(w -> new Recording()).workers(2).build()) {
+            e.start();
+            long last = e.submit(txn(1));
+            e.flush();
+            assertTrue(e.awaitLowWaterMark(last, Duration.ofSeconds(60)), "workers commit without a flush");
+        }
+    }
+
+    @Test
     void anAbortRollsTheOpenBlockBackAndRecoveryResumesBeforeIt() throws Exception {
         Store store = new Store();
         Recording r = new Recording();
