@@ -8,7 +8,10 @@ package io.lanes.core;
  *
  * <p>Protocol (block commit): a worker calls {@link #apply} for one or more consecutive transactions of its queue, then
  * {@link #commit} once for all of them (a "batch"), or {@link #rollback} to undo everything applied since the last
- * commit. {@link ApplyContext#endOfBatch()} on the last apply of a batch is true, and a commit follows it immediately.
+ * commit. {@link ApplyContext#endOfBatch()} true means a commit follows that apply immediately; it is true on the last
+ * apply of a worker's batch, but with 0 workers a batch kept open across submits may also end later (a flush, the
+ * checkpoint period, a barrier), after an apply that said false, so {@link #commit} must itself flush anything the
+ * applier still buffers.
  * Every transaction of a batch has its dependencies committed or earlier in the same batch: applying them in one target
  * transaction in the given order is equivalent to applying them one by one.
  *

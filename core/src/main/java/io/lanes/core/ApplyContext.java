@@ -11,7 +11,11 @@ public interface ApplyContext {
     /** 0 on the first attempt, then 1, 2, ... after failures or commit-order deadlocks rolled the batch back. */
     int attempt();
 
-    /** True when a commit follows this apply immediately (like the Disruptor's endOfBatch): flush statement batches. */
+    /**
+     * True when a commit follows this apply immediately (like the Disruptor's endOfBatch): flush statement batches. False
+     * does not promise another apply before the commit (with 0 workers the dispatching thread may end its batch later,
+     * on {@link Engine#flush()}): {@link Applier#commit} must flush too.
+     */
     boolean endOfBatch();
 
     /** Position of this transaction in the current batch (0 for the first). */

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <h2>Threads</h2>
  * <ul>
- *   <li>{@link #start()}, {@link #submit}, {@link #stop()} and {@link #close()} are called by one thread at a time: the
+ *   <li>{@link #start()}, {@link #submit}, {@link #flush()}, {@link #stop()} and {@link #close()} are called by one thread at a time: the
  *       dispatching thread (the source reader). Calls made from different threads must be ordered by happens-before
  *       (e.g. hand the engine over through a volatile or a lock), and never overlap.</li>
  *   <li>{@link #abort()}, {@link #stats()}, {@link #lowWaterMark()} and {@link #awaitLowWaterMark} may be called from
@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>Each worker runs on a thread of its own, made by the configured {@link ThreadFactory} or {@link Executor}; the
  *       {@link Applier} of worker {@code i} is only ever called by that thread. One more thread (the checkpoint thread)
  *       saves the low-water mark every checkpoint period and calls the {@link StatsListener}.</li>
- *   <li>With {@code workers(0)} everything is applied on the dispatching thread inside {@link #submit}.</li>
+ *   <li>With {@code workers(0)} everything is applied and committed on the dispatching thread, inside {@link #submit},
+ *       {@link #flush()}, {@link #stop()} or {@link #awaitLowWaterMark}; the dispatcher calls {@link #flush()} when its
+ *       input pauses.</li>
  * </ul>
  *
  * <h2>Ordering and happens-before</h2>
@@ -92,7 +94,8 @@ public final class Engine<P> implements AutoCloseable {
 
     /**
      * Dispatches the next transaction of the source (in source order). Returns once the transaction is queued (or, with 0
-     * workers, applied and committed); blocks for back-pressure. Transactions recovery found already applied are counted
+     * workers, applied into the open batch, committed only when the batch ends: see {@link #flush()}); blocks for
+     * back-pressure. Transactions recovery found already applied are counted
      * but not applied.
      *
      * @return the sequence number the engine assigned
@@ -104,8 +107,30 @@ public final class Engine<P> implements AutoCloseable {
     }
 
     /**
-     * Graceful stop: waits until every submitted transaction committed, stops the workers, saves the final low-water
-     * mark. Idempotent.
+     * Commits what the engine holds uncommitted on the dispatching thread, so that everything submitted so far commits
+     * without further submits. Dispatching thread only (like {@link #submit}).
+     *
+     * <p>With {@code workers(0)} the engine applies on the dispatching thread and keeps a block-commit batch open across
+     * {@link #submit} calls, as a worker does: it commits it when it holds {@link Builder#maxBatchTransactions} transactions,
+     * before and after a barrier, before dispatch would run a checkpoint group ahead of the low-water mark or past the
+     * queue budget, when a submit finds the batch older than the checkpoint period, and in {@link #stop()},
+     * {@link #close()}, {@link #awaitLowWaterMark} (when the dispatching thread calls it) and here. Nothing commits it
+     * between submits otherwise: a dispatcher whose input may pause (a live source) must call {@code flush()} whenever no
+     * input is immediately available, or transactions already applied sit uncommitted (holding the target's locks, and
+     * the low-water mark) until the next transaction arrives. With workers, this returns at once: workers commit as
+     * soon as their queue runs dry.
+     *
+     * @throws ApplierFailedException when the commit failed for good (the engine has stopped cleanly by then) or the
+     *     engine had stopped after a failure
+     * @throws IllegalStateException when the engine is not started
+     */
+    public void flush() {
+        runtime.flush();
+    }
+
+    /**
+     * Graceful stop: waits until every submitted transaction committed (with 0 workers: commits the open batch), stops
+     * the workers, saves the final low-water mark. Idempotent.
      *
      * @throws ApplierFailedException when the engine had stopped after a failure
      */
@@ -143,7 +168,9 @@ public final class Engine<P> implements AutoCloseable {
     }
 
     /**
-     * Waits until every transaction up to {@code sequence} committed.
+     * Waits until every transaction up to {@code sequence} committed. With 0 workers, called on the dispatching thread,
+     * it first commits the open batch ({@link #flush()}); called on another thread, it waits for the dispatching thread
+     * to commit it (its next submit, flush or stop).
      *
      * @return false on timeout, or when the engine stopped or failed first
      */
@@ -262,7 +289,11 @@ public final class Engine<P> implements AutoCloseable {
             return this;
         }
 
-        /** Most transactions a worker commits in one target transaction (block commit); 1 commits each alone. */
+        /**
+         * Most transactions a worker commits in one target transaction (block commit); 1 commits each alone. With 0
+         * workers too: the dispatching thread keeps its batch open across submits up to this size (see
+         * {@link Engine#flush()}), so a durable target syncs once per batch rather than once per transaction.
+         */
         public Builder<P> maxBatchTransactions(int transactions) {
             if (transactions < 1) {
                 throw new IllegalArgumentException("max batch < 1: " + transactions);

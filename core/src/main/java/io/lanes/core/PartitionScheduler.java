@@ -6,14 +6,15 @@ import java.util.Map;
 
 /**
  * By partition key (schema), like MySQL's {@code replica_parallel_type=DATABASE}: a key stays on one worker while it has
- * a transaction in flight, so its transactions run in source order there; once idle it moves to the least loaded worker
- * ({@link SchedulingContext#leastLoadedWorker()}).
+ * a transaction in flight, so its transactions run in source order there; once idle it may move
+ * ({@link SchedulingContext#workerForIdleKey}): it stays on its previous worker when that one is free, else goes to a
+ * worker holding no active key, else to the least loaded one (cheap work packs instead, see there).
  * A transaction with several keys waits (in its worker) for the last in-flight transaction of each key and then owns
  * them all. A transaction without partition keys is a barrier.
  */
 public final class PartitionScheduler implements Scheduler {
     private static final class KeyState {
-        int worker;
+        int worker = -1;
         long lastSeq;
     }
 
@@ -47,7 +48,7 @@ public final class PartitionScheduler implements Scheduler {
                 placement.after(st.lastSeq);
             }
             if (chosen < 0) {
-                chosen = ctx.leastLoadedWorker();
+                chosen = ctx.workerForIdleKey(st.worker);
             }
             st.worker = chosen;
             st.lastSeq = seq;
@@ -67,7 +68,7 @@ public final class PartitionScheduler implements Scheduler {
                 states[i] = st;
             }
             if (chosen < 0) {
-                chosen = ctx.leastLoadedWorker();
+                chosen = ctx.workerForIdleKey(states[0].worker);
             }
             for (KeyState st : states) {
                 st.worker = chosen;

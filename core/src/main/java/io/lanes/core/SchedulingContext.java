@@ -24,6 +24,22 @@ public interface SchedulingContext {
      */
     int leastLoadedWorker();
 
+    /**
+     * The worker for a partition key (schema) that has nothing in flight: new, or idle since its last transaction
+     * committed; in O(1). Work that costs more than waking a parked thread spreads: the key's {@code previous} worker
+     * when that worker has nothing in flight (affinity), else a worker with nothing in flight (so no two active keys
+     * share a worker while one is free), else {@link #leastLoadedWorker()}. Cheap work (measured time per transaction
+     * below both the measured wake-up time and 20 microseconds) packs: {@link #leastLoadedWorker()}, so many
+     * workers cost nothing on no-op applies.
+     *
+     * @param previous the worker the key's last transaction ran on, or -1 for a new key
+     * @return the engine's choice; this default (for contexts other than the engine's, e.g. in tests) is
+     *     {@link #leastLoadedWorker()}
+     */
+    default int workerForIdleKey(int previous) {
+        return leastLoadedWorker();
+    }
+
     /** Transactions dispatched to {@code worker} and not yet committed. */
     int pendingTransactions(int worker);
 

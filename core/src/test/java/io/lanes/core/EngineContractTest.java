@@ -42,11 +42,15 @@ class EngineContractTest {
                 }
             }
         }
-        tests.add(DynamicTest.dynamicTest("inline workers=0", () -> {
-            for (int i = 0; i < workloads; i++) {
-                checkContract(Workload.random(i, 300), Policy.SEQUENTIAL, 0, CommitOrder.STRICT, Knobs.random(i));
-            }
-        }));
+        for (CommitOrder o : CommitOrder.values()) {
+            // The inline block commit: batches kept open across submits, ended by size, barriers, window, budget.
+            tests.add(DynamicTest.dynamicTest("inline workers=0 " + o, () -> {
+                for (int i = 0; i < workloads; i++) {
+                    long seed = i * 10L + o.ordinal();
+                    checkContract(Workload.random(seed, 300), Policy.SEQUENTIAL, 0, o, Knobs.random(seed));
+                }
+            }));
+        }
         return tests.stream();
     }
 

@@ -71,6 +71,8 @@ public final class EngineRuntime<P> {
     private static final long STALLED_NANOS = 1_000_000;
     /** A measured wake-up slower than this (an overloaded machine) still counts as this much. */
     private static final long WAKE_CAP_NANOS = 500_000;
+    /** Work cheaper than this per transaction (and than a wake-up) packs rather than spreads; see workerForIdleKey. */
+    private static final long CHEAP_NANOS = 20_000;
     private static final java.lang.invoke.VarHandle DISPATCHER_STATE;
     private static final java.lang.invoke.VarHandle LAST_DISPATCHED;
 
@@ -141,6 +143,8 @@ public final class EngineRuntime<P> {
     private int lastChosen;
     /** Moving average of the time from an unpark to the worker running, written racily by workers. */
     private volatile long wakeNanos = 50_000;
+    /** Moving average of the workers' time per transaction, written racily by workers; pessimistic at first. */
+    private volatile long serviceEstimateNanos = 1_000_000;
     private volatile long barriers;
     private volatile long skipped;
     private RecoveryPoint recoveryPoint;
@@ -193,6 +197,7 @@ public final class EngineRuntime<P> {
             ws[i] = new Worker<>(i, this);
         }
         workers = ws;
+        dispatcherThread = Thread.currentThread();
         if (workerCount == 0) {
             inline = workers[0];
             try {
@@ -290,6 +295,9 @@ public final class EngineRuntime<P> {
                 phase = DRAINING;
             }
         }
+        if (workerCount == 0 && phase == DRAINING) {
+            inline.flushInline(); // on failure the engine halted: the shutdown below reports it
+        }
         long last = (long) LAST_DISPATCHED.getAcquire(this);
         if (workerCount > 0) {
             window.awaitLwm(last, Long.MAX_VALUE, () -> phase == HALTED || Thread.currentThread().isInterrupted());
@@ -332,6 +340,9 @@ public final class EngineRuntime<P> {
         }
         awaitUninterruptibly(exited);
         if (inline != null) {
+            if (!saveLwm) {
+                inline.rollbackInline();
+            }
             inline.closeApplier();
         }
         // The checkpoint thread stops before the final save: a periodic save of an older mark still in flight could
@@ -410,6 +421,12 @@ public final class EngineRuntime<P> {
 
     private long dispatch(Transaction<P> txn) throws InterruptedException {
         long seq = nextSeq;
+        if (workerCount == 0 && inline.hasOpenBatch() && (seq - window.lwm() > window.window()
+                || queuedBytes.get() + Math.min(txn.sizeBytes(), budget) > budget)) {
+            // The open inline batch is what holds the low-water mark and the queued bytes back, and only this thread
+            // can commit it: commit it now rather than wait for ourselves.
+            flushInlineOrThrow();
+        }
         if (seq - window.lwm() > window.window()) {
             awaitDispatch(WaitState.WAITING_FOR_CHECKPOINT_GROUP, seq, 0, -1);
         }
@@ -473,6 +490,9 @@ public final class EngineRuntime<P> {
             if (!inline.runInline(task)) {
                 throw failedWhileDispatching();
             }
+            if (inline.inlineBatchOlderThan(config.periodNanos(), System.nanoTime())) {
+                flushInlineOrThrow();
+            }
             return seq;
         }
         int w = placement.worker >= 0 ? placement.worker : leastLoadedWorker();
@@ -505,6 +525,33 @@ public final class EngineRuntime<P> {
             LockSupport.unpark(worker.thread);
         }
         return seq;
+    }
+
+    private void flushInlineOrThrow() {
+        if (!inline.flushInline()) {
+            throw failedWhileDispatching();
+        }
+    }
+
+    /**
+     * Commits what the dispatching thread holds open: with 0 workers the open block-commit batch; with workers nothing
+     * (they commit as soon as their queue runs dry).
+     */
+    public void flush() {
+        int ph = phase;
+        if (ph == NEW) {
+            throw new IllegalStateException("the engine is not started");
+        }
+        if (ph == HALTED || (ph == STOPPED && failure.get() != null)) {
+            throw failedWhileDispatching();
+        }
+        if (workerCount == 0 && ph != STOPPED) {
+            Thread me = Thread.currentThread();
+            if (dispatcherThread != me) {
+                dispatcherThread = me;
+            }
+            flushInlineOrThrow();
+        }
     }
 
     private boolean isRecoveredSkip(long seq) {
@@ -665,6 +712,60 @@ public final class EngineRuntime<P> {
         return queued * service + wakeUp;
     }
 
+    /**
+     * The worker for a partition key with nothing in flight (new, or idle since its last transaction committed), in
+     * O(1). When a transaction costs less than waking a parked worker (cheap work: no-op applies), the least loaded
+     * worker, which packs cheap work onto few awake workers (each extra thread involved is one more that the operating
+     * system may deschedule while it holds the low-water mark). Otherwise (work worth a thread of its own) a key
+     * spreads: its previous worker
+     * when it holds nothing in flight (affinity: its rows are in that connection's caches), else a worker holding
+     * nothing in flight, so no key shares a worker with another active key while a worker is free; else the least
+     * loaded worker.
+     */
+    int workerForIdleKey(int previous) {
+        int n = workerCount;
+        if (n == 1) {
+            return 0;
+        }
+        boolean hasPrevious = previous >= 0 && previous < n;
+        // Not the measured wake-up alone: on an overloaded machine it reaches milliseconds and would make every real
+        // apply (a round trip to a database is tens of microseconds at least) look cheap and pack again.
+        boolean cheap = serviceEstimateNanos < Math.min(wakeNanos, CHEAP_NANOS);
+        if (cheap) {
+            return leastLoadedWorker();
+        }
+        if (hasPrevious && load(previous) == 0) {
+            lastChosen = previous;
+            return previous;
+        }
+        int free = freeWorker();
+        if (free >= 0) {
+            lastChosen = free;
+            return free;
+        }
+        return leastLoadedWorker();
+    }
+
+    /** A worker with nothing in flight, from the idle hints (stale hints are dropped: they push again); -1 if none. */
+    private int freeWorker() {
+        for (int i = 0; i < 16; i++) {
+            int w = idle.pop();
+            if (w < 0) {
+                return -1;
+            }
+            if (load(w) == 0) {
+                // Not pushed back: it is about to get work, and pushes itself again when its queue runs dry.
+                return w;
+            }
+        }
+        return -1;
+    }
+
+    void recordServiceTime(long nanosPerTransaction) {
+        long old = serviceEstimateNanos;
+        serviceEstimateNanos = old + ((nanosPerTransaction - old) >> 3);
+    }
+
     void recordWakeTime(long nanos) {
         long old = wakeNanos;
         wakeNanos = old + ((nanos - old) >> 3);
@@ -704,6 +805,12 @@ public final class EngineRuntime<P> {
             throw new IllegalStateException("the engine is not started");
         }
         long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
+        if (workerCount == 0 && seq > window.lwm() && phase == RUNNING && Thread.currentThread() == dispatcherThread) {
+            // Only the dispatching thread may commit the open inline batch; another thread waits for it to do so.
+            if (!inline.flushInline()) {
+                return false;
+            }
+        }
         boolean ok = window.awaitLwm(seq, deadline, () -> phase == HALTED || phase == STOPPED
                 || Thread.currentThread().isInterrupted());
         if (Thread.interrupted()) {
@@ -809,6 +916,11 @@ public final class EngineRuntime<P> {
         @Override
         public int leastLoadedWorker() {
             return EngineRuntime.this.leastLoadedWorker();
+        }
+
+        @Override
+        public int workerForIdleKey(int previous) {
+            return EngineRuntime.this.workerForIdleKey(previous);
         }
 
         @Override

@@ -157,10 +157,43 @@ final class Worker<P> implements Runnable {
         }
     }
 
-    /** With 0 workers: runs one task on the calling (dispatching) thread; false when the engine failed. */
+    /**
+     * With 0 workers: applies one task on the calling (dispatching) thread into the open batch, which stays open across
+     * calls (block commit, as on a worker): it is committed here when it reaches the block-commit size or before a task
+     * that cannot join it (a barrier, or one whose predecessors are neither committed nor in the batch), and a barrier
+     * is committed alone at once. The dispatcher commits it otherwise through {@link #flushInline}.
+     *
+     * @return false when the engine failed
+     */
     boolean runInline(Task<P> t) {
+        if (batchSize > 0 && !canJoin(t) && !commitBatch()) {
+            return false;
+        }
         addToBatch(t);
-        return applyTask(t, true) && commitBatch();
+        boolean end = t.barrier || batchSize >= rt.maxBatch;
+        if (!applyTask(t, end)) {
+            return false;
+        }
+        return !end || commitBatch();
+    }
+
+    /** With 0 workers, on the dispatching thread: commits the open batch, if any; false when the engine failed. */
+    boolean flushInline() {
+        return batchSize == 0 || commitBatch();
+    }
+
+    /** With 0 workers, on the dispatching thread: true when a batch is open and was opened {@code nanos} or more ago. */
+    boolean inlineBatchOlderThan(long nanos, long now) {
+        return batchSize > 0 && now - batchStartedAt >= nanos;
+    }
+
+    boolean hasOpenBatch() {
+        return batchSize > 0;
+    }
+
+    /** With 0 workers, when the engine is aborted: undoes the open batch (the applier is closed next). */
+    void rollbackInline() {
+        rollbackQuietly();
     }
 
     private void idle() {
@@ -459,7 +492,9 @@ final class Worker<P> implements Runnable {
         commits++;
         long now = System.nanoTime();
         long old = serviceNanos;
-        serviceNanos = old + (((now - batchStartedAt) / n - old) >> 2);
+        long perTransaction = (now - batchStartedAt) / n;
+        serviceNanos = old + ((perTransaction - old) >> 2);
+        rt.recordServiceTime(perTransaction);
         stepStartedAt = now;
         finished += n;
         rt.release(b);
