@@ -73,6 +73,8 @@ public final class BinlogDispatcher {
                 bridge.metadata().invalidate();
             }
         }
+        engine.flush(); // the input is exhausted: with 0 workers, commit the open batch now
+
         if (passing) {
             throw new IllegalStateException("the recovery position " + from.position() + " is not in the input ("
                     + passedOver + " transactions read): were the binlog files given in full and in order?");

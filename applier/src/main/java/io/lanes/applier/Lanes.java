@@ -503,13 +503,16 @@ public final class Lanes implements AutoCloseable {
      * of its last event) plus the delay has passed. Waiting here rather than in a worker keeps every later transaction
      * unread, so memory stays bounded and the order of everything else is untouched. False when a stop was requested.
      */
-    private boolean awaitApplyDelay(BinlogTransaction t) throws InterruptedException {
+    private boolean awaitApplyDelay(Engine<SourceTransaction> e, BinlogTransaction t) throws InterruptedException {
         if (config.applyDelay().isZero() || t.events().isEmpty()) {
             return true;
         }
         long commitMillis = t.events().get(t.events().size() - 1).header().timestamp() * 1000L;
         long dueMillis = commitMillis + config.applyDelay().toMillis();
         long wait;
+        if (dueMillis > System.currentTimeMillis()) {
+            e.flush(); // with 0 workers, what was already due must not sit uncommitted for the whole delay
+        }
         while (!stopRequested && (wait = dueMillis - System.currentTimeMillis()) > 0) {
             Thread.sleep(Math.min(wait, 100));
         }
@@ -532,7 +535,7 @@ public final class Lanes implements AutoCloseable {
                 rowCount++;
             }
         }
-        if (!awaitApplyDelay(t)) {
+        if (!awaitApplyDelay(e, t)) {
             return false;
         }
         long sequence = e.submit(txn);

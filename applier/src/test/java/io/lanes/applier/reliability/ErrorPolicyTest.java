@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.lanes.applier.Lanes;
 import io.lanes.applier.LanesBuilder;
@@ -251,6 +252,29 @@ class ErrorPolicyTest {
         }
     }
 
+    /** What the target says about its sessions and transactions, for a failure message. */
+    static String diagnostics(Target t, Connection probe) {
+        String sql = t.dialect().kind() == Dialect.Kind.POSTGRESQL
+                ? "SELECT pid, state, wait_event_type, wait_event, query FROM pg_stat_activity"
+                        + " WHERE datname = current_database()"
+                : "SELECT p.ID, p.COMMAND, p.STATE, p.INFO, x.trx_state FROM information_schema.PROCESSLIST p"
+                        + " LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = p.ID";
+        StringBuilder out = new StringBuilder();
+        try (Statement s = probe.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                out.append('[');
+                for (int i = 1; i <= n; i++) {
+                    out.append(i > 1 ? " | " : "").append(rs.getString(i));
+                }
+                out.append(']');
+            }
+        } catch (SQLException e) {
+            out.append("(diagnostics failed: ").append(e.getMessage()).append(')');
+        }
+        return out.toString();
+    }
+
     static long sessionId(Target t, Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
                 t.dialect().kind() == Dialect.Kind.POSTGRESQL ? "SELECT pg_backend_pid()" : "SELECT CONNECTION_ID()")) {
@@ -290,8 +314,12 @@ class ErrorPolicyTest {
                 lanes.start();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (!someoneWaits(t, probe, blockerId)) {
-                    assertTrue(System.nanoTime() < deadline, "the worker never waited for row 2");
-                    Thread.sleep(20);
+                    if (System.nanoTime() >= deadline) {
+                        fail("the worker never waited for row 2; blocker session " + blockerId + "; "
+                                + diagnostics(t, probe) + "; stats " + lanes.stats());
+                    }
+                    // InnoDB refreshes INNODB_TRX only when nobody read it for 100 ms: polling faster freezes the snapshot.
+                    Thread.sleep(150);
                 }
                 AtomicReference<SQLException> blockerError = new AtomicReference<>();
                 try (PreparedStatement ps = blocker.prepareStatement("SELECT v FROM " + t.acct() + " WHERE id = 1 FOR UPDATE")) {
