@@ -425,12 +425,13 @@ class TargetTlsTest {
         Path log = smallLog();
         LanesException e = failure(server.lanes(log, schema, null, "disabled"), server);
         if (kind == Kind.MARIADB) {
-            // The account's REQUIRE SSL is checked with its password: MariaDB answers only "access denied".
-            assertMentions(e, "access denied");
+            // MariaDB refuses both ways (the account's REQUIRE SSL, the server's --require-secure-transport) with the
+            // "access denied" of a wrong password; the failure adds that TLS was off.
+            assertMentions(e, "TLS to the target is disabled");
             report("disabled-refused-require-ssl-account", kind, "message=" + e.getMessage());
-            // An account without REQUIRE SSL: the server's --require-secure-transport refuses, and says why.
             e = failure(server.lanes(log, schema, null, "disabled").targetUser(ANY_TRANSPORT_USER), server);
-            assertMentions(e, "secure transport", "insecure transport");
+            assertMentions(e, "access denied");
+            assertMentions(e, "TLS to the target is disabled");
         } else {
             assertMentions(e, "no encryption");
         }
