@@ -222,8 +222,9 @@ public final class Lanes implements AutoCloseable {
                 rp = e.start();
             } catch (RuntimeException ex) {
                 closeMetadata();
+                String tlsHint = config.targetUrl == null ? "" : config.targetTls.connectFailureHint(config.targetUrl, ex);
                 throw failStart(new LanesException("cannot start on " + config.targetDescription() + ": "
-                        + describe(ex), null, ex));
+                        + describe(ex) + tlsHint, null, ex));
             }
             engine = e;
             recoveryPoint = rp;

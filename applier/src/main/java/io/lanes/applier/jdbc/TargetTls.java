@@ -2,6 +2,7 @@ package io.lanes.applier.jdbc;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -119,6 +120,34 @@ public record TargetTls(Mode mode, Path caCertificate) {
                     + "not by lanes.target.tls-mode");
         }
         return p;
+    }
+
+    /**
+     * A note to add to a failure to connect, or "" when there is nothing to add. MariaDB refuses a connection without TLS
+     * that the account ({@code REQUIRE SSL}) or the server ({@code require_secure_transport=ON}) forbids with the same
+     * "access denied" (error 1045) as a wrong password, which would send an operator after the password; so when TLS is
+     * off for a MariaDB/MySQL target and the failure holds a 1045, the note says TLS is off. Never names a secret.
+     *
+     * @param jdbcUrl the target's URL
+     * @param failure the failure, searched through its causes
+     */
+    public String connectFailureHint(String jdbcUrl, Throwable failure) {
+        Mode m = effectiveMode();
+        boolean plain = jdbcUrl.startsWith("jdbc:mariadb:") ? m == null || m == Mode.DISABLED
+                : jdbcUrl.startsWith("jdbc:mysql:") && m == Mode.DISABLED; // Connector/J's default is preferred
+        if (!plain) {
+            return "";
+        }
+        Throwable t = failure;
+        for (int depth = 0; t != null && depth < 10; depth++, t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == 1045) {
+                return " (note: TLS to the target is " + (m == null ? "not configured, so off" : "disabled")
+                        + "; MariaDB also answers 'access denied' to a connection without TLS when the account requires "
+                        + "SSL or the server runs with require_secure_transport=ON: see lanes.target.tls-mode and "
+                        + "lanes.target.tls-ca)";
+            }
+        }
+        return "";
     }
 
     @Override
