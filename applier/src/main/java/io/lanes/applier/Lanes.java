@@ -16,6 +16,7 @@ import io.lanes.binlog.TransactionAssembler;
 import io.lanes.binlog.TransactionReader;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.ReplicationEvent;
+import io.lanes.binlog.replication.ServerInfo;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.core.ApplierFactory;
 import io.lanes.core.ApplierFailedException;
@@ -450,38 +451,134 @@ public final class Lanes implements AutoCloseable {
     /**
      * Follows a live server: the stream starts where the checkpoint says (its GTID state when it has one, else its file
      * and offset), or at the configured start on a fresh target, so the server sends exactly the transactions after the
-     * low-water mark in their original order. Caught up whenever the stream is idle between transactions and everything
-     * read is committed.
+     * low-water mark in their original order.
+     *
+     * <p>Caught up: first once everything the server had written when this run connected is committed, that is once
+     * the stream, between transactions, has reached the end of the server's binlog as SHOW MASTER STATUS reported it at
+     * connect ({@link ServerInfo#endPosition()}), or, on a MariaDB GTID stream, covers the server's
+     * {@code @@gtid_binlog_pos} of then; writes after the connect are not waited for, and a pause in the stream before
+     * that point is not taken for the end. Afterwards (a follower) again whenever the stream is idle between transactions
+     * with everything read committed. When the server reported neither, only the idle rule applies.
      */
     private void readLive(Engine<SourceTransaction> e, BinlogBridge bridge, BinlogReaderOptions options)
             throws Exception {
         RecoveryPoint from = recoveryPoint;
         StartPosition start = from.position() == null ? config.sourceStart : resumePosition(from.position());
         try (ReplicationClient client = config.sourceClient.startPosition(start).build()) {
-            client.start();
+            ServerInfo atConnect = client.start();
+            LiveCatchUpTarget target = LiveCatchUpTarget.of(atConnect);
+            long targetSequence = -1; // the last transaction up to the target, once the stream reached it
+            long targetMarkedUntil = -1;
             BinlogEventDecoder decoder = client.newDecoder(options);
             TransactionAssembler assembler = new TransactionAssembler();
             while (!stopRequested) {
                 ReplicationEvent raw = client.poll(Duration.ofMillis(100));
-                if (raw == null) {
-                    if (!assembler.insideTransaction() && e.lowWaterMark() >= lastSequence) {
+                if (targetSequence < 0 && raw == null && target == null && !assembler.insideTransaction()) {
+                    targetSequence = lastSequence; // nothing to compare with: the idle rule alone
+                }
+                if (targetSequence >= 0 && e.lowWaterMark() >= targetSequence) {
+                    long now = System.nanoTime();
+                    if (targetMarkedUntil < 0) {
+                        // marked for a second, so that a caller polling awaitCaughtUp in a loop cannot miss it
+                        // between two calls even if the stream never pauses afterwards
+                        targetMarkedUntil = now + TimeUnit.SECONDS.toNanos(1);
+                        markCaughtUp();
+                    } else if (now - targetMarkedUntil < 0) {
+                        markCaughtUp();
+                    } else if (raw == null && !assembler.insideTransaction() && e.lowWaterMark() >= lastSequence) {
                         markCaughtUp();
                     }
+                }
+                if (raw == null) {
                     continue;
                 }
                 byte[] b = raw.bytes();
                 BinlogEvent event = decoder.decodeIfAccepted(b, 0, b.length, raw.position());
-                if (event == null) {
-                    continue;
-                }
-                sourceBytesRead += b.length;
-                assembler.accept(event, raw.binlogFile());
-                for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
-                    if (!dispatch(e, bridge, t)) {
-                        return;
+                if (event != null) {
+                    sourceBytesRead += b.length;
+                    assembler.accept(event, raw.binlogFile());
+                    for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
+                        if (!dispatch(e, bridge, t)) {
+                            return;
+                        }
                     }
                 }
+                if (targetSequence < 0 && target != null && raw.endsTransaction() && !assembler.insideTransaction()
+                        && target.reachedBy(raw)) {
+                    targetSequence = lastSequence;
+                }
             }
+        }
+    }
+
+    /**
+     * Where the server's binlog ended when a live run connected: its file and position, and on MariaDB its GTID
+     * position (the stream may start from a GTID and skip to the end without sending a real event to compare).
+     */
+    record LiveCatchUpTarget(StartPosition.FilePosition end, Map<Long, Long> mariaDbGtids) {
+        static LiveCatchUpTarget of(ServerInfo info) {
+            if (info == null) {
+                return null;
+            }
+            Map<Long, Long> gtids = info.mariaDb() ? parseMariaDbGtids(info.currentGtidPosition()) : null;
+            if (info.endPosition() == null && gtids == null) {
+                return null;
+            }
+            return new LiveCatchUpTarget(info.endPosition(), gtids);
+        }
+
+        /** True when the stream, after {@code e} (between transactions), has everything up to the target. */
+        boolean reachedBy(ReplicationEvent e) {
+            if (mariaDbGtids != null && e.resumePosition() instanceof StartPosition.MariaDbGtid g) {
+                Map<Long, Long> have = parseMariaDbGtids(g.gtidPosition());
+                if (have != null && mariaDbGtids.entrySet().stream().allMatch(
+                        d -> Long.compareUnsigned(have.getOrDefault(d.getKey(), 0L), d.getValue()) >= 0)) {
+                    return true;
+                }
+            }
+            if (end == null || e.binlogFile() == null) {
+                return false;
+            }
+            int files = compareBinlogFiles(e.binlogFile(), end.file());
+            return files > 0 || (files == 0 && e.nextPosition() >= end.position());
+        }
+
+        /** domain -> sequence of a MariaDB GTID position ({@code d-s-n,...}); null when absent or not one. */
+        static Map<Long, Long> parseMariaDbGtids(String position) {
+            if (position == null) {
+                return null;
+            }
+            Map<Long, Long> m = new HashMap<>();
+            for (String gtid : position.split(",")) {
+                String g = gtid.trim();
+                if (g.isEmpty()) {
+                    continue;
+                }
+                String[] p = g.split("-");
+                if (p.length != 3) {
+                    return null;
+                }
+                try {
+                    m.put(Long.parseLong(p[0]), Long.parseUnsignedLong(p[2]));
+                } catch (NumberFormatException notOne) {
+                    return null;
+                }
+            }
+            return m;
+        }
+
+        /** Binlog files of one server ordered by their numeric extension (bin.000009 < bin.000010 < bin.1000000). */
+        static int compareBinlogFiles(String a, String b) {
+            int da = a.lastIndexOf('.');
+            int db = b.lastIndexOf('.');
+            if (da > 0 && db > 0 && a.substring(0, da).equals(b.substring(0, db))) {
+                try {
+                    return Long.compare(Long.parseLong(a.substring(da + 1)), Long.parseLong(b.substring(db + 1)));
+                } catch (NumberFormatException notNumbered) {
+                    // fall through to the names
+                }
+            }
+            return a.compareTo(b);
         }
     }
 
