@@ -455,8 +455,8 @@ public final class Lanes implements AutoCloseable {
      *
      * <p>Caught up: first once everything the server had written when this run connected is committed, that is once
      * the stream, between transactions, has reached the end of the server's binlog as SHOW MASTER STATUS reported it at
-     * connect ({@link ServerInfo#endPosition()}), or, on a MariaDB GTID stream, covers the server's
-     * {@code @@gtid_binlog_pos} of then; writes after the connect are not waited for, and a pause in the stream before
+     * connect ({@link ServerInfo#endPosition()}), or, on a GTID stream, covers the server's {@code @@gtid_binlog_pos}
+     * (MariaDB) or {@code @@global.gtid_executed} (MySQL) of then; writes after the connect are not waited for, and a pause in the stream before
      * that point is not taken for the end. Afterwards (a follower) again whenever the stream is idle between transactions
      * with everything read committed. When the server reported neither, only the idle rule applies.
      */
@@ -515,16 +515,18 @@ public final class Lanes implements AutoCloseable {
      * Where the server's binlog ended when a live run connected: its file and position, and on MariaDB its GTID
      * position (the stream may start from a GTID and skip to the end without sending a real event to compare).
      */
-    record LiveCatchUpTarget(StartPosition.FilePosition end, Map<Long, Long> mariaDbGtids) {
+    record LiveCatchUpTarget(StartPosition.FilePosition end, Map<Long, Long> mariaDbGtids,
+            Map<String, long[][]> mySqlGtids) {
         static LiveCatchUpTarget of(ServerInfo info) {
             if (info == null) {
                 return null;
             }
-            Map<Long, Long> gtids = info.mariaDb() ? parseMariaDbGtids(info.currentGtidPosition()) : null;
-            if (info.endPosition() == null && gtids == null) {
+            Map<Long, Long> maria = info.mariaDb() ? parseMariaDbGtids(info.currentGtidPosition()) : null;
+            Map<String, long[][]> mysql = info.mariaDb() ? null : parseMySqlGtidSet(info.currentGtidPosition());
+            if (info.endPosition() == null && maria == null && mysql == null) {
                 return null;
             }
-            return new LiveCatchUpTarget(info.endPosition(), gtids);
+            return new LiveCatchUpTarget(info.endPosition(), maria, mysql);
         }
 
         /** True when the stream, after {@code e} (between transactions), has everything up to the target. */
@@ -533,6 +535,12 @@ public final class Lanes implements AutoCloseable {
                 Map<Long, Long> have = parseMariaDbGtids(g.gtidPosition());
                 if (have != null && mariaDbGtids.entrySet().stream().allMatch(
                         d -> Long.compareUnsigned(have.getOrDefault(d.getKey(), 0L), d.getValue()) >= 0)) {
+                    return true;
+                }
+            }
+            if (mySqlGtids != null && e.resumePosition() instanceof StartPosition.MySqlGtidSet g) {
+                Map<String, long[][]> have = parseMySqlGtidSet(g.gtidSet());
+                if (have != null && covers(have, mySqlGtids)) {
                     return true;
                 }
             }
@@ -565,6 +573,65 @@ public final class Lanes implements AutoCloseable {
                 }
             }
             return m;
+        }
+
+        /**
+         * A MySQL GTID set ({@code uuid:1-5:7,uuid2:1-3}, whitespace and tags kept as part of the source name) as
+         * source -> sorted closed intervals; null when absent or not one.
+         */
+        static Map<String, long[][]> parseMySqlGtidSet(String set) {
+            if (set == null) {
+                return null;
+            }
+            Map<String, long[][]> m = new HashMap<>();
+            for (String part : set.replaceAll("\\s", "").split(",")) {
+                if (part.isEmpty()) {
+                    continue;
+                }
+                String[] p = part.split(":");
+                if (p.length < 2) {
+                    return null;
+                }
+                // uuid[:tag]:ranges...: a part that is not a number range is a tag of the source name
+                StringBuilder source = new StringBuilder(p[0].toLowerCase(Locale.ROOT));
+                java.util.List<long[]> ranges = new java.util.ArrayList<>();
+                for (int i = 1; i < p.length; i++) {
+                    String[] ab = p[i].split("-");
+                    try {
+                        long a = Long.parseLong(ab[0]);
+                        long b = ab.length > 1 ? Long.parseLong(ab[1]) : a;
+                        ranges.add(new long[] {a, b});
+                    } catch (NumberFormatException tag) {
+                        source.append(':').append(p[i].toLowerCase(Locale.ROOT));
+                    }
+                }
+                long[][] merged = m.containsKey(source.toString())
+                        ? java.util.stream.Stream.concat(Arrays.stream(m.get(source.toString())), ranges.stream())
+                                .toArray(long[][]::new)
+                        : ranges.toArray(new long[0][]);
+                Arrays.sort(merged, (x, y) -> Long.compare(x[0], y[0]));
+                m.put(source.toString(), merged);
+            }
+            return m;
+        }
+
+        /** True when every transaction of {@code want} is in {@code have}. */
+        static boolean covers(Map<String, long[][]> have, Map<String, long[][]> want) {
+            for (Map.Entry<String, long[][]> w : want.entrySet()) {
+                long[][] h = have.getOrDefault(w.getKey(), new long[0][]);
+                for (long[] range : w.getValue()) {
+                    long next = range[0]; // the first transaction of the range not yet seen covered
+                    for (long[] r : h) {
+                        if (r[0] <= next && r[1] >= next) {
+                            next = r[1] + 1;
+                        }
+                    }
+                    if (next <= range[1]) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
 
         /** Binlog files of one server ordered by their numeric extension (bin.000009 < bin.000010 < bin.1000000). */
