@@ -34,9 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * has caught up, every table's row count and order-independent checksum over all columns equal the source's.
  *
  * <p>Each follower runs {@code apply --until-caught-up} again and again until the workload has stopped, then once more,
- * so the last run resumes from the target's checkpoint. (A live run is "caught up" when the stream has been idle between
- * transactions with everything committed, so under this workload the first run usually follows it to its end.) The workload is bounded (a few seconds); the whole test
- * takes well under a minute.
+ * so the last run resumes from the target's checkpoint. (A live run is "caught up" once everything the server had
+ * written when it connected is committed, so each run during the workload stops part-way and the next one resumes from
+ * its checkpoint.) The workload is bounded (a few seconds); the whole test takes well under a minute.
  */
 class LiveSourceEndToEndTest {
     private static final int SCHEMAS = 3;
