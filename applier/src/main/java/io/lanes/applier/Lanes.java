@@ -16,6 +16,7 @@ import io.lanes.binlog.TransactionAssembler;
 import io.lanes.binlog.TransactionReader;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.ReplicationEvent;
+import io.lanes.binlog.replication.ServerInfo;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.core.ApplierFactory;
 import io.lanes.core.ApplierFailedException;
@@ -453,38 +454,201 @@ public final class Lanes implements AutoCloseable {
     /**
      * Follows a live server: the stream starts where the checkpoint says (its GTID state when it has one, else its file
      * and offset), or at the configured start on a fresh target, so the server sends exactly the transactions after the
-     * low-water mark in their original order. Caught up whenever the stream is idle between transactions and everything
-     * read is committed.
+     * low-water mark in their original order.
+     *
+     * <p>Caught up: first once everything the server had written when this run connected is committed, that is once
+     * the stream, between transactions, has reached the end of the server's binlog as SHOW MASTER STATUS reported it at
+     * connect ({@link ServerInfo#endPosition()}), or, on a GTID stream, covers the server's {@code @@gtid_binlog_pos}
+     * (MariaDB) or {@code @@global.gtid_executed} (MySQL) of then; writes after the connect are not waited for, and a pause in the stream before
+     * that point is not taken for the end. Afterwards (a follower) again whenever the stream is idle between transactions
+     * with everything read committed. When the server reported neither, only the idle rule applies.
      */
     private void readLive(Engine<SourceTransaction> e, BinlogBridge bridge, BinlogReaderOptions options)
             throws Exception {
         RecoveryPoint from = recoveryPoint;
         StartPosition start = from.position() == null ? config.sourceStart : resumePosition(from.position());
         try (ReplicationClient client = config.sourceClient.startPosition(start).build()) {
-            client.start();
+            ServerInfo atConnect = client.start();
+            LiveCatchUpTarget target = LiveCatchUpTarget.of(atConnect);
+            long targetSequence = -1; // the last transaction up to the target, once the stream reached it
+            long targetMarkedUntil = -1;
             BinlogEventDecoder decoder = client.newDecoder(options);
             TransactionAssembler assembler = new TransactionAssembler();
             while (!stopRequested) {
                 ReplicationEvent raw = client.poll(Duration.ofMillis(100));
-                if (raw == null) {
-                    if (!assembler.insideTransaction() && e.lowWaterMark() >= lastSequence) {
+                if (targetSequence < 0 && raw == null && target == null && !assembler.insideTransaction()) {
+                    targetSequence = lastSequence; // nothing to compare with: the idle rule alone
+                }
+                if (targetSequence >= 0 && e.lowWaterMark() >= targetSequence) {
+                    long now = System.nanoTime();
+                    if (targetMarkedUntil < 0) {
+                        // marked for a second, so that a caller polling awaitCaughtUp in a loop cannot miss it
+                        // between two calls even if the stream never pauses afterwards
+                        targetMarkedUntil = now + TimeUnit.SECONDS.toNanos(1);
+                        markCaughtUp();
+                    } else if (now - targetMarkedUntil < 0) {
+                        markCaughtUp();
+                    } else if (raw == null && !assembler.insideTransaction() && e.lowWaterMark() >= lastSequence) {
                         markCaughtUp();
                     }
+                }
+                if (raw == null) {
                     continue;
                 }
                 byte[] b = raw.bytes();
                 BinlogEvent event = decoder.decodeIfAccepted(b, 0, b.length, raw.position());
-                if (event == null) {
+                if (event != null) {
+                    sourceBytesRead += b.length;
+                    assembler.accept(event, raw.binlogFile());
+                    for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
+                        if (!dispatch(e, bridge, t)) {
+                            return;
+                        }
+                    }
+                }
+                if (targetSequence < 0 && target != null && raw.endsTransaction() && !assembler.insideTransaction()
+                        && target.reachedBy(raw)) {
+                    targetSequence = lastSequence;
+                }
+            }
+        }
+    }
+
+    /**
+     * Where the server's binlog ended when a live run connected: its file and position, and on MariaDB its GTID
+     * position (the stream may start from a GTID and skip to the end without sending a real event to compare).
+     */
+    record LiveCatchUpTarget(StartPosition.FilePosition end, Map<Long, Long> mariaDbGtids,
+            Map<String, long[][]> mySqlGtids) {
+        static LiveCatchUpTarget of(ServerInfo info) {
+            if (info == null) {
+                return null;
+            }
+            Map<Long, Long> maria = info.mariaDb() ? parseMariaDbGtids(info.currentGtidPosition()) : null;
+            Map<String, long[][]> mysql = info.mariaDb() ? null : parseMySqlGtidSet(info.currentGtidPosition());
+            if (info.endPosition() == null && maria == null && mysql == null) {
+                return null;
+            }
+            return new LiveCatchUpTarget(info.endPosition(), maria, mysql);
+        }
+
+        /** True when the stream, after {@code e} (between transactions), has everything up to the target. */
+        boolean reachedBy(ReplicationEvent e) {
+            if (mariaDbGtids != null && e.resumePosition() instanceof StartPosition.MariaDbGtid g) {
+                Map<Long, Long> have = parseMariaDbGtids(g.gtidPosition());
+                if (have != null && mariaDbGtids.entrySet().stream().allMatch(
+                        d -> Long.compareUnsigned(have.getOrDefault(d.getKey(), 0L), d.getValue()) >= 0)) {
+                    return true;
+                }
+            }
+            if (mySqlGtids != null && e.resumePosition() instanceof StartPosition.MySqlGtidSet g) {
+                Map<String, long[][]> have = parseMySqlGtidSet(g.gtidSet());
+                if (have != null && covers(have, mySqlGtids)) {
+                    return true;
+                }
+            }
+            if (end == null || e.binlogFile() == null) {
+                return false;
+            }
+            int files = compareBinlogFiles(e.binlogFile(), end.file());
+            return files > 0 || (files == 0 && e.nextPosition() >= end.position());
+        }
+
+        /** domain -> sequence of a MariaDB GTID position ({@code d-s-n,...}); null when absent or not one. */
+        static Map<Long, Long> parseMariaDbGtids(String position) {
+            if (position == null) {
+                return null;
+            }
+            Map<Long, Long> m = new HashMap<>();
+            for (String gtid : position.split(",")) {
+                String g = gtid.trim();
+                if (g.isEmpty()) {
                     continue;
                 }
-                sourceBytesRead += b.length;
-                assembler.accept(event, raw.binlogFile());
-                for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
-                    if (!dispatch(e, bridge, t)) {
-                        return;
+                String[] p = g.split("-");
+                if (p.length != 3) {
+                    return null;
+                }
+                try {
+                    m.put(Long.parseLong(p[0]), Long.parseUnsignedLong(p[2]));
+                } catch (NumberFormatException notOne) {
+                    return null;
+                }
+            }
+            return m;
+        }
+
+        /**
+         * A MySQL GTID set ({@code uuid:1-5:7,uuid2:1-3}, whitespace and tags kept as part of the source name) as
+         * source -> sorted closed intervals; null when absent or not one.
+         */
+        static Map<String, long[][]> parseMySqlGtidSet(String set) {
+            if (set == null) {
+                return null;
+            }
+            Map<String, long[][]> m = new HashMap<>();
+            for (String part : set.replaceAll("\\s", "").split(",")) {
+                if (part.isEmpty()) {
+                    continue;
+                }
+                String[] p = part.split(":");
+                if (p.length < 2) {
+                    return null;
+                }
+                // uuid[:tag]:ranges...: a part that is not a number range is a tag of the source name
+                StringBuilder source = new StringBuilder(p[0].toLowerCase(Locale.ROOT));
+                java.util.List<long[]> ranges = new java.util.ArrayList<>();
+                for (int i = 1; i < p.length; i++) {
+                    String[] ab = p[i].split("-");
+                    try {
+                        long a = Long.parseLong(ab[0]);
+                        long b = ab.length > 1 ? Long.parseLong(ab[1]) : a;
+                        ranges.add(new long[] {a, b});
+                    } catch (NumberFormatException tag) {
+                        source.append(':').append(p[i].toLowerCase(Locale.ROOT));
+                    }
+                }
+                long[][] merged = m.containsKey(source.toString())
+                        ? java.util.stream.Stream.concat(Arrays.stream(m.get(source.toString())), ranges.stream())
+                                .toArray(long[][]::new)
+                        : ranges.toArray(new long[0][]);
+                Arrays.sort(merged, (x, y) -> Long.compare(x[0], y[0]));
+                m.put(source.toString(), merged);
+            }
+            return m;
+        }
+
+        /** True when every transaction of {@code want} is in {@code have}. */
+        static boolean covers(Map<String, long[][]> have, Map<String, long[][]> want) {
+            for (Map.Entry<String, long[][]> w : want.entrySet()) {
+                long[][] h = have.getOrDefault(w.getKey(), new long[0][]);
+                for (long[] range : w.getValue()) {
+                    long next = range[0]; // the first transaction of the range not yet seen covered
+                    for (long[] r : h) {
+                        if (r[0] <= next && r[1] >= next) {
+                            next = r[1] + 1;
+                        }
+                    }
+                    if (next <= range[1]) {
+                        return false;
                     }
                 }
             }
+            return true;
+        }
+
+        /** Binlog files of one server ordered by their numeric extension (bin.000009 < bin.000010 < bin.1000000). */
+        static int compareBinlogFiles(String a, String b) {
+            int da = a.lastIndexOf('.');
+            int db = b.lastIndexOf('.');
+            if (da > 0 && db > 0 && a.substring(0, da).equals(b.substring(0, db))) {
+                try {
+                    return Long.compare(Long.parseLong(a.substring(da + 1)), Long.parseLong(b.substring(db + 1)));
+                } catch (NumberFormatException notNumbered) {
+                    // fall through to the names
+                }
+            }
+            return a.compareTo(b);
         }
     }
 

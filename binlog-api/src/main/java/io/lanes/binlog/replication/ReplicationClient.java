@@ -108,7 +108,9 @@ public final class ReplicationClient implements AutoCloseable {
             connect();
         } catch (IOException e) {
             close();
-            throw new ReplicationException(Kind.CONNECTION, e.getMessage(), 0, e);
+            String m = String.valueOf(e.getMessage());
+            throw new ReplicationException(Kind.CONNECTION, (m.contains(settings.address()) ? m
+                    : settings.address() + ": " + m) + " (starting at " + tracker.resumePosition() + ")", 0, e);
         } catch (InterruptedException e) {
             close();
             Thread.currentThread().interrupt();
@@ -178,12 +180,15 @@ public final class ReplicationClient implements AutoCloseable {
                 return true;
             } catch (InterruptedException e) {
                 return false;
-            } catch (ReplicationException e) {
+            } catch (RuntimeException e) {
                 if (closed) {
                     return false;
                 }
-                LOG.error("Reconnecting to {} failed for good: {}", settings.address(), e.getMessage());
-                buffer.fail(e);
+                ReplicationException re = e instanceof ReplicationException r ? r
+                        : new ReplicationException(Kind.PROTOCOL, settings.address() + ": reconnecting at "
+                                + tracker.resumePosition() + " failed: " + e, 0, e);
+                LOG.error("Reconnecting to {} failed for good: {}", settings.address(), re.getMessage());
+                buffer.fail(re);
                 return false;
             } catch (IOException e) {
                 if (closed) {
@@ -191,7 +196,8 @@ public final class ReplicationClient implements AutoCloseable {
                 }
                 if (settings.maxReconnectAttempts() > 0 && attempt >= settings.maxReconnectAttempts()) {
                     buffer.fail(new ReplicationException(Kind.CONNECTION, "gave up reconnecting to "
-                            + settings.address() + " after " + attempt + " attempts: " + e.getMessage(), 0, e));
+                            + settings.address() + " after " + attempt + " attempts (to resume at "
+                            + tracker.resumePosition() + "): " + e.getMessage(), 0, e));
                     return false;
                 }
                 LOG.info("Reconnect attempt {} to {} failed: {}", attempt, settings.address(), e.getMessage());

@@ -148,4 +148,29 @@ class ReplicationProtocolTest {
         assertThrows(ReplicationException.class, () -> buf.poll(1, TimeUnit.SECONDS), "the failure after the events");
         assertEquals(buf.highWaterBytes(), offered * 1096L);
     }
+
+    @Test
+    void aBatchIsHandedOverAtOnceAndStillCountsUntilTaken() throws Exception {
+        EventBuffer buf = new EventBuffer(10_000);
+        AtomicInteger resumes = new AtomicInteger();
+        List<ReplicationEvent> batch = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            batch.add(event(1000 - 96));
+        }
+        assertTrue(buf.wouldExceed(12 * 1000L));
+        assertFalse(buf.offerAll(batch, 12 * 1000L, resumes::incrementAndGet), "12,000 bytes over a 10,000 budget");
+        assertTrue(buf.isPaused());
+        // the consumer's first poll moves the whole batch to its side; each event counts until it is returned
+        ReplicationEvent first = buf.poll(1, TimeUnit.SECONDS);
+        assertTrue(first == batch.get(0));
+        assertEquals(11_000, buf.bufferedBytes());
+        List<ReplicationEvent> sink = new ArrayList<>();
+        assertEquals(5, buf.drainTo(sink, 5));
+        assertEquals(6_000, buf.bufferedBytes());
+        assertEquals(0, resumes.get(), "no resume above half the budget");
+        assertTrue(buf.poll(1, TimeUnit.SECONDS) == batch.get(6));
+        assertEquals(1, resumes.get(), "resumed at half the budget");
+        assertEquals(batch.subList(1, 6), sink, "in order");
+        assertEquals(12_000, buf.highWaterBytes());
+    }
 }

@@ -1,5 +1,6 @@
 package io.lanes.binlog.replication;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,6 +21,10 @@ final class ReplicationTestProxy implements AutoCloseable {
     private final List<Pipe> pipes = new CopyOnWriteArrayList<>();
     private final AtomicInteger accepted = new AtomicInteger();
     private volatile boolean closed;
+    private final List<ByteArrayOutputStream> clientBytes = new CopyOnWriteArrayList<>();
+    private volatile int recordLimit;
+    private final List<ByteArrayOutputStream> serverBytes = new CopyOnWriteArrayList<>();
+    private volatile int serverRecordLimit;
 
     ReplicationTestProxy(int targetPort) throws IOException {
         this.targetPort = targetPort;
@@ -31,6 +36,38 @@ final class ReplicationTestProxy implements AutoCloseable {
 
     int port() {
         return listener.getLocalPort();
+    }
+
+    /** Records what clients send, up to {@code limit} bytes per connection, for connections accepted from now on. */
+    void recordClientBytes(int limit) {
+        recordLimit = limit;
+    }
+
+    /** What each recorded connection's client sent, in connection order. */
+    List<byte[]> clientBytes() {
+        List<byte[]> out = new java.util.ArrayList<>();
+        for (ByteArrayOutputStream b : clientBytes) {
+            synchronized (b) {
+                out.add(b.toByteArray());
+            }
+        }
+        return out;
+    }
+
+    /** Records what the server sends, up to {@code limit} bytes per connection, for connections accepted from now on. */
+    void recordServerBytes(int limit) {
+        serverRecordLimit = limit;
+    }
+
+    /** What the server sent on each recorded connection, in connection order. */
+    List<byte[]> serverBytes() {
+        List<byte[]> out = new java.util.ArrayList<>();
+        for (ByteArrayOutputStream b : serverBytes) {
+            synchronized (b) {
+                out.add(b.toByteArray());
+            }
+        }
+        return out;
     }
 
     int acceptedConnections() {
@@ -50,6 +87,16 @@ final class ReplicationTestProxy implements AutoCloseable {
                     continue;
                 }
                 Pipe p = new Pipe(client, server);
+                if (recordLimit > 0) {
+                    p.upRecord = new ByteArrayOutputStream();
+                    p.upLimit = recordLimit;
+                    clientBytes.add(p.upRecord);
+                }
+                if (serverRecordLimit > 0) {
+                    p.downRecord = new ByteArrayOutputStream();
+                    p.downLimit = serverRecordLimit;
+                    serverBytes.add(p.downRecord);
+                }
                 pipes.add(p);
                 p.start();
             } catch (IOException e) {
@@ -97,6 +144,10 @@ final class ReplicationTestProxy implements AutoCloseable {
         final Socket server;
         volatile boolean stalled;
         volatile long downBudget = -1;
+        ByteArrayOutputStream upRecord;
+        int upLimit;
+        ByteArrayOutputStream downRecord;
+        int downLimit;
 
         Pipe(Socket client, Socket server) {
             this.client = client;
@@ -120,6 +171,7 @@ final class ReplicationTestProxy implements AutoCloseable {
                                 return;
                             }
                         }
+                        record(down ? downRecord : upRecord, down ? downLimit : upLimit, buf, n);
                         long budget = downBudget;
                         if (down && budget >= 0) {
                             int allowed = (int) Math.min(n, budget);
@@ -141,6 +193,14 @@ final class ReplicationTestProxy implements AutoCloseable {
             }, "test-proxy-" + (down ? "down" : "up"));
             t.setDaemon(true);
             t.start();
+        }
+
+        private void record(ByteArrayOutputStream to, int limit, byte[] buf, int n) {
+            if (to != null) {
+                synchronized (to) {
+                    to.write(buf, 0, Math.max(0, Math.min(n, limit - to.size())));
+                }
+            }
         }
 
         void close() {

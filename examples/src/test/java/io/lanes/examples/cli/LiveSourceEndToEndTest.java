@@ -34,9 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * has caught up, every table's row count and order-independent checksum over all columns equal the source's.
  *
  * <p>Each follower runs {@code apply --until-caught-up} again and again until the workload has stopped, then once more,
- * so the last run resumes from the target's checkpoint. (A live run is "caught up" when the stream has been idle between
- * transactions with everything committed, so under this workload the first run usually follows it to its end.) The workload is bounded (a few seconds); the whole test
- * takes well under a minute.
+ * so the last run resumes from the target's checkpoint. (A live run is "caught up" once everything the server had
+ * written when it connected is committed, so each run during the workload stops part-way and the next one resumes from
+ * its checkpoint.) The workload is bounded (a few seconds); the whole test takes well under a minute.
  */
 class LiveSourceEndToEndTest {
     private static final int SCHEMAS = 3;
@@ -138,6 +138,74 @@ class LiveSourceEndToEndTest {
                     st.execute("DROP SCHEMA IF EXISTS \"" + pgCheckpoints + "\" CASCADE");
                 }
             }
+        }
+    }
+
+    /**
+     * {@code --until-caught-up} stops at the end of the server's binlog as it was when the run connected: everything
+     * written before is applied, and a writer that never stops does not keep the run going. The writer inserts rows
+     * with increasing ids (one per transaction), so what reached the target must be the ids 1..n with n at least the
+     * writer's count when the run started, and the run must end while the writer is still writing.
+     */
+    @Test
+    void untilCaughtUpStopsAtTheServersEndAtConnectWhileWritesGoOn() throws Exception {
+        String schema = "lt_cu_" + Long.toHexString(ProcessHandle.current().pid()) + "_"
+                + Long.toHexString(System.nanoTime() & 0xffffff);
+        String h2 = "jdbc:h2:" + temp.resolve("caught-up").toAbsolutePath();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (MariaDbServer server = MariaDbServer.startWithBinlog()) {
+            try (Connection c = DriverManager.getConnection(server.jdbcUrl(null)); Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE `" + schema + "`");
+                s.execute("CREATE TABLE `" + schema + "`.t (id INT NOT NULL PRIMARY KEY, v VARCHAR(40) NOT NULL)");
+            }
+            AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicLong written = new AtomicLong();
+            Future<?> writer = pool.submit(() -> {
+                try (Connection c = DriverManager.getConnection(server.jdbcUrl(schema));
+                        PreparedStatement insert = c.prepareStatement("INSERT INTO t (id, v) VALUES (?, ?)")) {
+                    while (writing.get()) {
+                        long id = written.get() + 1;
+                        insert.setLong(1, id);
+                        insert.setString(2, "row " + id);
+                        insert.executeUpdate(); // autocommit: one transaction per row
+                        written.set(id);
+                    }
+                }
+                return null;
+            });
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (written.get() < 300 && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertTrue(written.get() >= 300, "the writer wrote " + written + " rows in 60 s");
+                long beforeStart = written.get();
+                int code = LanesCli.run("apply", "--source", "mysql://root@127.0.0.1:" + server.port()
+                        + "?file=bin.000001&pos=4", "--target", h2, "--until-caught-up", "--json",
+                        "--server-id", "103");
+                long afterRun = written.get();
+                assertEquals(0, code, "apply exit code (stderr names why)");
+                assertTrue(!writer.isDone(), "the writer was still writing when the run ended");
+                long count;
+                long max;
+                try (Connection c = DriverManager.getConnection(h2 + ";MODE=MySQL;DATABASE_TO_LOWER=TRUE");
+                        Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM \"" + schema
+                                + "\".\"t\"")) {
+                    rs.next();
+                    count = rs.getLong(1);
+                    max = rs.getLong(2);
+                }
+                assertEquals(max, count, "the target holds ids 1.." + max + " without a gap");
+                assertTrue(count >= beforeStart, "every row written before the run started is applied: " + count
+                        + " applied, " + beforeStart + " written before the start");
+                assertTrue(count <= afterRun, count + " applied, " + afterRun + " written when the run ended");
+            } finally {
+                writing.set(false);
+                writer.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

@@ -5,29 +5,46 @@ import io.lanes.binlog.replication.ReplicationException;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The hand-off between the network thread and the consumer, bounded by bytes. The network thread {@link #offer}s events
- * and never blocks: when the buffered bytes exceed the budget it is told to stop reading the socket, and the buffer calls
- * the registered resume action once the consumer has drained it to half the budget. So the memory held is at most the
- * budget plus what one socket read can still hold (already received when reading stopped).
+ * The hand-off between the network thread and the consumer, bounded by bytes.
  *
- * <p>Thread-safe: one producer (the current connection's event loop) and any number of consumers. Everything written to
- * an event before {@link #offer} is visible to the thread that takes it.
+ * <p><b>Batches.</b> The network thread hands over events in batches ({@link #offerAll}: one lock, at most one wake-up
+ * per batch), and a consumer takes everything queued at once into its own side of the buffer and then returns it event
+ * by event without touching the producer's lock. A wake-up per event (what a plain blocking queue does when the consumer
+ * keeps up) costs more than decoding the event; batching is what lets the stream run at socket speed.
+ *
+ * <p><b>Budget.</b> An event counts against the budget ({@link #weight}) from the moment it is offered until a consumer
+ * has taken it with {@link #poll} or {@link #drainTo} (events moved to the consumer's side but not yet returned still
+ * count). The producer never blocks: when the buffered bytes exceed the budget, {@link #offerAll} returns false and the
+ * producer must stop reading the socket; the buffer runs the registered resume action once the consumer has drained it
+ * to half the budget. The producer can ask {@link #wouldExceed} before offering, so it hands over a batch as soon as the
+ * budget would be crossed. So the memory held is at most the budget plus the event that crossed it plus what one socket
+ * read can still hold (already received when reading stopped).
+ *
+ * <p>Thread-safe: one producer (the current connection's event loop) and any number of consumers (each event goes to
+ * exactly one of them, in order for a single consumer). Everything written to an event before it is offered is visible
+ * to the thread that takes it.
  */
 public final class EventBuffer {
     private final long budget;
+    /** Guards {@link #queue}, {@link #waiting}, {@link #resume}, {@link #failure}, {@link #highWater}. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    private final ArrayDeque<ReplicationEvent> queue = new ArrayDeque<>();
-    private long bytes;
+    /** Serialises consumers; guards {@link #taken}. Never held by the producer. */
+    private final ReentrantLock takeLock = new ReentrantLock();
+    private ArrayDeque<ReplicationEvent> queue = new ArrayDeque<>();
+    private ArrayDeque<ReplicationEvent> taken = new ArrayDeque<>();
+    private final AtomicLong bytes = new AtomicLong();
+    private int waiting;
     private long highWater;
-    private boolean paused;
+    private volatile boolean paused;
     private Runnable resume;
-    private ReplicationException failure;
-    private boolean closed;
+    private volatile ReplicationException failure;
+    private volatile boolean closed;
 
     public EventBuffer(long budgetBytes) {
         this.budget = budgetBytes;
@@ -38,20 +55,43 @@ public final class EventBuffer {
         return e.bytes().length + 96L;
     }
 
+    /** True when {@code moreBytes} on top of what is buffered now would exceed the budget. Any thread. */
+    public boolean wouldExceed(long moreBytes) {
+        return bytes.get() + moreBytes > budget;
+    }
+
     /**
-     * Queues an event.
+     * Queues one event; see {@link #offerAll}.
      *
-     * @param resumeReading what to run (from a consumer thread) once the buffer drained after this call returned false
      * @return true to keep reading, false when the budget is exhausted and the caller must stop reading
      */
     public boolean offer(ReplicationEvent e, Runnable resumeReading) {
+        return offerAll(List.of(e), weight(e), resumeReading);
+    }
+
+    /**
+     * Queues a batch of events, in order, waking a waiting consumer once.
+     *
+     * @param batchBytes the sum of the events' {@link #weight}s
+     * @param resumeReading what to run (from a consumer thread) once the buffer drained after this call returned false
+     * @return true to keep reading, false when the budget is exhausted and the caller must stop reading
+     */
+    public boolean offerAll(List<ReplicationEvent> batch, long batchBytes, Runnable resumeReading) {
+        if (batch.isEmpty()) {
+            return !paused;
+        }
         lock.lock();
         try {
-            queue.addLast(e);
-            bytes += weight(e);
-            highWater = Math.max(highWater, bytes);
-            notEmpty.signal();
-            if (bytes > budget) {
+            if (closed) {
+                return true;
+            }
+            queue.addAll(batch);
+            long now = bytes.addAndGet(batchBytes);
+            highWater = Math.max(highWater, now);
+            if (waiting > 0) {
+                notEmpty.signal();
+            }
+            if (now > budget) {
                 paused = true;
                 resume = resumeReading;
                 return false;
@@ -75,12 +115,13 @@ public final class EventBuffer {
         }
     }
 
+    /** Drops every buffered event; consumers get null from then on. */
     public void close() {
         lock.lock();
         try {
             closed = true;
             queue.clear();
-            bytes = 0;
+            bytes.set(0);
             notEmpty.signalAll();
         } finally {
             lock.unlock();
@@ -93,68 +134,129 @@ public final class EventBuffer {
      * @throws ReplicationException once every event before a failure was taken
      */
     public ReplicationEvent poll(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = unit.toNanos(timeout);
-        Runnable toRun = null;
-        ReplicationEvent e;
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        if (!takeLock.tryLock(unit.toNanos(timeout), TimeUnit.NANOSECONDS)) {
+            return null;
+        }
+        try {
+            if (closed) {
+                taken.clear();
+                return null;
+            }
+            ReplicationEvent e = taken.pollFirst();
+            if (e == null) {
+                if (!refill(deadline)) {
+                    return null;
+                }
+                e = taken.pollFirst();
+            }
+            release(weight(e));
+            return e;
+        } finally {
+            takeLock.unlock();
+        }
+    }
+
+    /**
+     * Moves everything queued to the consumer's side, waiting until the deadline for something to come. Holding
+     * {@link #takeLock}; the consumer's side is empty.
+     *
+     * @return false on timeout or once closed
+     */
+    private boolean refill(long deadline) throws InterruptedException {
         lock.lockInterruptibly();
         try {
             while (queue.isEmpty()) {
                 if (closed) {
-                    return null;
+                    return false;
                 }
                 if (failure != null) {
                     throw failure;
                 }
+                long nanos = deadline - System.nanoTime();
                 if (nanos <= 0) {
-                    return null;
+                    return false;
                 }
-                nanos = notEmpty.awaitNanos(nanos);
+                waiting++;
+                try {
+                    notEmpty.awaitNanos(nanos);
+                } finally {
+                    waiting--;
+                }
             }
-            e = queue.pollFirst();
-            bytes -= weight(e);
-            toRun = maybeResume();
+            // swap the deques: the producer keeps appending to the (empty) other one
+            ArrayDeque<ReplicationEvent> all = queue;
+            queue = taken;
+            taken = all;
+            return true;
         } finally {
             lock.unlock();
         }
-        if (toRun != null) {
-            toRun.run();
-        }
-        return e;
     }
 
     /** Moves up to {@code max} queued events into {@code sink} without waiting; returns how many. */
     public int drainTo(List<ReplicationEvent> sink, int max) {
-        Runnable toRun;
-        int n = 0;
-        lock.lock();
+        takeLock.lock();
         try {
-            if (queue.isEmpty() && failure != null && !closed) {
-                throw failure;
+            if (closed) {
+                taken.clear();
+                return 0;
             }
-            while (n < max && !queue.isEmpty()) {
-                ReplicationEvent e = queue.pollFirst();
-                bytes -= weight(e);
+            long moved = 0;
+            int n = 0;
+            while (n < max && !taken.isEmpty()) {
+                ReplicationEvent e = taken.pollFirst();
+                moved += weight(e);
                 sink.add(e);
                 n++;
             }
-            toRun = maybeResume();
+            if (n < max) {
+                lock.lock();
+                try {
+                    if (n == 0 && queue.isEmpty() && failure != null) {
+                        throw failure;
+                    }
+                    while (n < max && !queue.isEmpty()) {
+                        ReplicationEvent e = queue.pollFirst();
+                        moved += weight(e);
+                        sink.add(e);
+                        n++;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+            if (moved > 0) {
+                release(moved);
+            }
+            return n;
+        } finally {
+            takeLock.unlock();
+        }
+    }
+
+    /** Counts taken bytes off the budget; runs the resume action when this brought the buffer down to half. */
+    private void release(long weight) {
+        long now = bytes.addAndGet(-weight);
+        if (!paused || now > budget / 2) {
+            return;
+        }
+        // paused is set under the lock together with the batch that crossed the budget, and this consumer took
+        // (some of) that batch after the lock: so a pause is always seen by a later release
+        Runnable toRun = null;
+        lock.lock();
+        try {
+            if (paused && bytes.get() <= budget / 2) {
+                paused = false;
+                toRun = resume;
+                resume = null;
+            }
         } finally {
             lock.unlock();
         }
         if (toRun != null) {
             toRun.run();
         }
-        return n;
-    }
-
-    private Runnable maybeResume() {
-        if (paused && bytes <= budget / 2) {
-            paused = false;
-            Runnable r = resume;
-            resume = null;
-            return r;
-        }
-        return null;
     }
 
     /**
@@ -186,21 +288,12 @@ public final class EventBuffer {
 
     /** True while reading is paused because the budget is exhausted. */
     public boolean isPaused() {
-        lock.lock();
-        try {
-            return paused;
-        } finally {
-            lock.unlock();
-        }
+        return paused;
     }
 
+    /** Bytes offered and not yet taken by a consumer. */
     public long bufferedBytes() {
-        lock.lock();
-        try {
-            return bytes;
-        } finally {
-            lock.unlock();
-        }
+        return bytes.get();
     }
 
     /** The most bytes ever buffered at once. */

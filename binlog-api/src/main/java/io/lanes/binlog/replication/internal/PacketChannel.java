@@ -31,6 +31,9 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
     public interface StreamingHandler {
         void onPacket(Packet packet);
 
+        /** The packets of one batch of socket reads were all passed to {@link #onPacket}. */
+        void onReadComplete();
+
         void onClosed(Throwable cause);
     }
 
@@ -52,12 +55,24 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg == PacketFrameDecoder.FRAMES_TAKEN) {
+            return;
+        }
         StreamingHandler s = streaming;
         if (s != null) {
             s.onPacket((Packet) msg);
         } else {
             inbox.add(msg);
         }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        StreamingHandler s = streaming;
+        if (s != null) {
+            s.onReadComplete();
+        }
+        super.channelReadComplete(ctx);
     }
 
     @Override
@@ -150,7 +165,8 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
 
     /**
      * From now on packets go to {@code handler} on the event loop: first {@code first} (a packet already read, or null),
-     * then the packets already queued, then new ones; {@code afterHandOver} runs on the event loop once the queued ones
+     * then the packets already queued, then new ones (a handler that is also a {@link PacketFrameDecoder.FrameSink}
+     * gets the new single-part ones as frames, without a {@link Packet}); {@code afterHandOver} runs on the event loop once the queued ones
      * were handed over.
      */
     public void switchToStreaming(StreamingHandler handler, Packet first, Runnable afterHandOver) {
@@ -166,7 +182,12 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
                     handler.onPacket((Packet) o);
                 }
             }
+            handler.onReadComplete();
             streaming = handler;
+            if (handler instanceof PacketFrameDecoder.FrameSink sink
+                    && channel.pipeline().get("frames") instanceof PacketFrameDecoder frames) {
+                frames.directTo(sink);
+            }
             afterHandOver.run();
         });
     }

@@ -30,6 +30,43 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
     }
 
     private boolean suspended;
+    private FrameSink sink;
+    private boolean markedThisRead;
+
+    /**
+     * Passed down the pipeline once per socket read in which the sink took frames, for ByteToMessageDecoder's sake: a
+     * read that produced no message makes it ask for another read even while autoRead is off (it assumes it needs more
+     * bytes), which would defeat the backpressure. Receivers ignore it.
+     */
+    public static final Object FRAMES_TAKEN = new Object() {
+        @Override
+        public String toString() {
+            return "FRAMES_TAKEN";
+        }
+    };
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        markedThisRead = false;
+        super.channelRead(ctx, msg);
+    }
+
+    /**
+     * Takes single-part packets straight from the receive buffer while streaming, without a {@link Packet} (a retained
+     * slice, its reference count and a trip down the pipeline per event cost more than the event's own processing).
+     */
+    public interface FrameSink {
+        /**
+         * One packet's payload: {@code length} bytes of {@code in} from {@code index}. Valid only during the call; the
+         * sink neither keeps nor releases {@code in}.
+         */
+        void onFrame(ByteBuf in, int index, int length, int sequenceId);
+    }
+
+    /** From now on, single-part packets go to {@code sink} (multi-part ones still down the pipeline). Event loop only. */
+    public void directTo(FrameSink sink) {
+        this.sink = sink;
+    }
 
     /**
      * Emits one packet per call, so that the handler that receives it can {@link #suspend()} decoding before the next
@@ -40,7 +77,8 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
         if (suspended) {
             return;
         }
-        Packet p = decodeOne(ctx, in);
+        // a frame taken by the sink consumes input without output; ByteToMessageDecoder then calls again
+        Object p = decodeOne(ctx, in);
         if (p != null) {
             out.add(p);
         }
@@ -64,7 +102,8 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
         return buf.readBytes(buf.readableBytes());
     }
 
-    private Packet decodeOne(ChannelHandlerContext ctx, ByteBuf in) {
+    /** The next packet, {@link #FRAMES_TAKEN}, or null when no complete packet is buffered. */
+    private Object decodeOne(ChannelHandlerContext ctx, ByteBuf in) {
         int start = in.readerIndex();
         int end = in.writerIndex();
         int idx = start;
@@ -94,6 +133,15 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
             }
         }
         ByteBuf payload;
+        if (parts == 1 && sink != null) {
+            in.readerIndex(idx);
+            sink.onFrame(in, start + 4, len, seq);
+            if (!markedThisRead) {
+                markedThisRead = true;
+                return FRAMES_TAKEN;
+            }
+            return null;
+        }
         if (parts == 1) {
             payload = in.retainedSlice(start + 4, len);
         } else {

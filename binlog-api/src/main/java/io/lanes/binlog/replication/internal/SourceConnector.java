@@ -100,6 +100,13 @@ public final class SourceConnector {
             throw e;
         } catch (ProtocolException e) {
             throw new ReplicationException(Kind.PROTOCOL, settings.address() + ": " + e.getMessage(), 0, e);
+        } catch (ReplicationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // a malformed answer the parsers did not anticipate (a bad length, a number that is not one): a server
+            // that sends it will send it again, so this is not worth retrying
+            throw new ReplicationException(Kind.PROTOCOL, settings.address() + ": malformed answer from the server"
+                    + " while connecting from " + start + ": " + e, 0, e);
         } finally {
             if (!ok) {
                 ch.close();

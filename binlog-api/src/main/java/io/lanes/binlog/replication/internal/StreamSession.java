@@ -13,17 +13,20 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The streaming phase of one connection, on its event loop: unwraps each packet (OK byte, semi-sync header), passes the
- * event through the {@link StreamTracker}, queues it in the {@link EventBuffer} and stops reading the socket when the
- * buffer is full. Detects a dead connection by heartbeats: no packet for twice the heartbeat period (while reading is
+ * event through the {@link StreamTracker}, collects it into a batch and hands the batch to the {@link EventBuffer} (once
+ * per batch of socket reads, every {@value #MAX_BATCH_EVENTS} events or {@value #MAX_BATCH_BYTES} bytes, and at once when
+ * the batch would take the buffer over its budget), and stops reading the socket when the buffer is full. Batching keeps
+ * the consumer from being woken per event, which dominated the cost of streaming. Detects a dead connection by heartbeats: no packet for twice the heartbeat period (while reading is
  * not paused) closes the connection. {@link #ended()} completes when the connection is gone, with the cause: a
  * {@link ReplicationException} when reconnecting would not help, another throwable or null otherwise.
  */
-public final class StreamSession implements PacketChannel.StreamingHandler {
+public final class StreamSession implements PacketChannel.StreamingHandler, PacketFrameDecoder.FrameSink {
     private final PacketChannel packets;
     private final Channel channel;
     private final StreamTracker tracker;
@@ -37,6 +40,14 @@ public final class StreamSession implements PacketChannel.StreamingHandler {
     private volatile long resumedAtNanos = System.nanoTime();
     private Throwable endCause;
     private long events;
+    /** Events tracked but not yet handed to the buffer; they already count as delivered for the tracker. */
+    private final ArrayList<ReplicationEvent> batch = new ArrayList<>();
+    private long batchBytes;
+
+    /** Hand a batch over at least this often (events), so a consumer can work while the rest of a read is decoded. */
+    static final int MAX_BATCH_EVENTS = 256;
+    /** ... and at least every this many bytes. */
+    static final int MAX_BATCH_BYTES = 64 * 1024;
 
     public StreamSession(PacketChannel packets, StreamTracker tracker, EventBuffer buffer, SourceConnector connector,
             StartPosition start, boolean semiSync, long heartbeatMillis) {
@@ -87,40 +98,53 @@ public final class StreamSession implements PacketChannel.StreamingHandler {
 
     @Override
     public void onPacket(Packet packet) {
-        if (endCause != null) {
+        try {
+            ByteBuf p = packet.payload();
+            onFrame(p, p.readerIndex(), p.readableBytes(), packet.sequenceId());
+        } finally {
             packet.release();
+        }
+    }
+
+    /** One packet of the stream, straight from the receive buffer (valid during the call only). Event loop only. */
+    @Override
+    public void onFrame(ByteBuf in, int index, int length, int sequenceId) {
+        if (endCause != null) {
             return;
         }
         try {
-            ByteBuf p = packet.payload();
-            int h = packet.header();
+            int h = length == 0 ? -1 : in.getUnsignedByte(index);
             if (h == 0x00) {
-                p.skipBytes(1);
+                int at = index + 1;
+                int end = index + length;
                 boolean ack = false;
-                if (semiSync && p.readableBytes() >= 2 && p.getByte(p.readerIndex()) == Protocol.SEMI_SYNC_INDICATOR) {
-                    ack = p.getByte(p.readerIndex() + 1) == Protocol.SEMI_SYNC_ACK_REQUESTED;
-                    p.skipBytes(2);
+                if (semiSync && end - at >= 2 && in.getByte(at) == Protocol.SEMI_SYNC_INDICATOR) {
+                    ack = in.getByte(at + 1) == Protocol.SEMI_SYNC_ACK_REQUESTED;
+                    at += 2;
                 }
-                byte[] ev = new byte[p.readableBytes()];
-                p.readBytes(ev);
+                byte[] ev = new byte[end - at];
+                in.getBytes(at, ev);
                 ReplicationEvent e = tracker.onEvent(ev);
                 if (ack) {
                     sendAck();
                 }
                 if (e != null) {
                     events++;
-                    if (!buffer.offer(e, resumeReading)) {
-                        channel.config().setAutoRead(false);
+                    batch.add(e);
+                    batchBytes += EventBuffer.weight(e);
+                    if (batch.size() >= MAX_BATCH_EVENTS || batchBytes >= MAX_BATCH_BYTES
+                            || buffer.wouldExceed(batchBytes)) {
+                        handOver();
                     }
                 }
             } else if (h == 0xff) {
-                ServerError err = ServerError.parse(p);
+                ServerError err = ServerError.parse(in.slice(index, length));
                 if (isTransient(err.code())) {
                     end(new IOException(connector.streamError(err, start).getMessage()));
                 } else {
                     end(connector.streamError(err, start));
                 }
-            } else if (packet.isEof()) {
+            } else if (h == 0xfe && length < 9) {
                 end(new IOException("the server ended the binlog stream at " + tracker.where()));
             } else {
                 end(new ReplicationException(Kind.PROTOCOL, tracker.where() + ": unexpected packet header 0x"
@@ -130,8 +154,24 @@ public final class StreamSession implements PacketChannel.StreamingHandler {
             end(e);
         } catch (RuntimeException e) {
             end(new ReplicationException(Kind.PROTOCOL, tracker.where() + ": " + e, 0, e));
-        } finally {
-            packet.release();
+        }
+    }
+
+    @Override
+    public void onReadComplete() {
+        handOver();
+    }
+
+    /** Hands the batch to the buffer; stops reading when the buffer is over its budget. Event loop only. */
+    private void handOver() {
+        if (batch.isEmpty()) {
+            return;
+        }
+        boolean keepReading = buffer.offerAll(batch, batchBytes, resumeReading);
+        batch.clear();
+        batchBytes = 0;
+        if (!keepReading) {
+            channel.config().setAutoRead(false);
         }
     }
 
@@ -156,6 +196,8 @@ public final class StreamSession implements PacketChannel.StreamingHandler {
 
     @Override
     public void onClosed(Throwable cause) {
+        // the tracker counts these events as handed over (a reconnect skips them when their transaction comes again)
+        handOver();
         Throwable c = endCause != null ? endCause : cause;
         if (c != null && !(c instanceof ReplicationException)) {
             Throwable root = SourceConnector.rootCause(c);

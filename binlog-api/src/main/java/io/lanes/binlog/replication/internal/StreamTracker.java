@@ -38,7 +38,8 @@ public final class StreamTracker {
 
     private boolean inTransaction;
     private boolean transactionHasBegin;
-    private String transactionKey;
+    /** Identifies the current transaction (to recognise it when a reconnect sends it again); built per transaction. */
+    private Object transactionKey;
     private int transactionEvents;
     private StartPosition boundary;
 
@@ -50,7 +51,7 @@ public final class StreamTracker {
     private byte[] pendingUuid;
     private long pendingGno;
 
-    private String skipKey;
+    private Object skipKey;
     private int skipCount;
     private final java.util.concurrent.atomic.AtomicLong cutTransactions = new java.util.concurrent.atomic.AtomicLong();
 
@@ -197,9 +198,9 @@ public final class StreamTracker {
             }
             case GTID_LOG_EVENT, ANONYMOUS_GTID_LOG_EVENT, GTID_TAGGED_LOG_EVENT -> {
                 beginTransaction(type == GTID_LOG_EVENT && bodyEnd >= EVENT_HEADER_LENGTH + 25
-                        ? MySqlGtidSet.uuidText(ev, EVENT_HEADER_LENGTH + 1) + ":"
-                                + Wire.u64(ev, EVENT_HEADER_LENGTH + 17)
-                        : eventFile + ":" + eventPos, false);
+                        ? new MySqlGtidKey(MySqlGtidSet.uuidText(ev, EVENT_HEADER_LENGTH + 1),
+                                Wire.u64(ev, EVENT_HEADER_LENGTH + 17))
+                        : new FileKey(eventFile, eventPos), false);
                 if (type == GTID_LOG_EVENT && mySqlSet != null && bodyEnd >= EVENT_HEADER_LENGTH + 25) {
                     pendingUuid = java.util.Arrays.copyOfRange(ev, EVENT_HEADER_LENGTH + 1, EVENT_HEADER_LENGTH + 17);
                     pendingGno = Wire.u64(ev, EVENT_HEADER_LENGTH + 17);
@@ -214,8 +215,7 @@ public final class StreamTracker {
                 long domain = Wire.u32(ev, EVENT_HEADER_LENGTH + 8);
                 int gtidFlags = ev[EVENT_HEADER_LENGTH + 12] & 0xff;
                 long server = Wire.u32(ev, EVENT_SERVER_ID_OFFSET);
-                beginTransaction(domain + "-" + server + "-" + Long.toUnsignedString(seq),
-                        (gtidFlags & MARIA_FL_STANDALONE) == 0);
+                beginTransaction(new MariaDbGtidKey(domain, server, seq), (gtidFlags & MARIA_FL_STANDALONE) == 0);
                 pendingDomain = domain;
                 pendingServer = server;
                 pendingSequence = seq;
@@ -225,7 +225,7 @@ public final class StreamTracker {
                 String q = shortQuery(ev, bodyEnd);
                 if ("BEGIN".equals(q) || (q != null && q.startsWith("XA START"))) {
                     if (!inTransaction) {
-                        beginTransaction(eventFile + ":" + eventPos, true);
+                        beginTransaction(new FileKey(eventFile, eventPos), true);
                     }
                     transactionHasBegin = true;
                     partOfTransaction = true;
@@ -242,7 +242,7 @@ public final class StreamTracker {
             transactionEvents++;
             if (skipKey != null) {
                 if (!skipKey.equals(transactionKey)) {
-                    String was = skipKey;
+                    Object was = skipKey;
                     skipKey = null;
                     throw new ReplicationException(ReplicationException.Kind.INCONSISTENT_RESUME, source
                             + ": transaction " + was + " was cut by a disconnect, but after reconnecting the server sent "
@@ -274,7 +274,29 @@ public final class StreamTracker {
         return new ReplicationEvent(ev, eventFile, eventPos, synthetic, !inTransaction, resume);
     }
 
-    private void beginTransaction(String key, boolean hasBegin) {
+    /** A transaction without a GTID: where its first event is. */
+    private record FileKey(String file, long position) {
+        @Override
+        public String toString() {
+            return file + ":" + position;
+        }
+    }
+
+    private record MySqlGtidKey(String uuid, long gno) {
+        @Override
+        public String toString() {
+            return uuid + ":" + gno;
+        }
+    }
+
+    private record MariaDbGtidKey(long domain, long server, long sequence) {
+        @Override
+        public String toString() {
+            return domain + "-" + server + "-" + Long.toUnsignedString(sequence);
+        }
+    }
+
+    private void beginTransaction(Object key, boolean hasBegin) {
         inTransaction = true;
         transactionHasBegin = hasBegin;
         transactionKey = key;
