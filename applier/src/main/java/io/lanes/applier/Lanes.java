@@ -250,8 +250,9 @@ public final class Lanes implements AutoCloseable {
 
     /**
      * Waits until the target has caught up with the source. Files: every transaction of the files is committed. A live
-     * server: at some moment after this call, the stream was idle between transactions and everything read from it was
-     * committed.
+     * server: everything the server had written when the client connected (its binlog end position, and on GTID
+     * streams its GTID state, recorded at connect) is committed; after that first catch-up, at some moment after this
+     * call the stream was idle between transactions and everything read from it was committed.
      *
      * @return true when caught up; false on timeout, or when the pipeline was stopped or aborted first
      * @throws LanesException when the pipeline failed (naming the position)
@@ -475,7 +476,12 @@ public final class Lanes implements AutoCloseable {
             BinlogEventDecoder decoder = client.newDecoder(options);
             TransactionAssembler assembler = new TransactionAssembler();
             while (!stopRequested) {
-                ReplicationEvent raw = client.poll(Duration.ofMillis(100));
+                ReplicationEvent raw = client.poll(Duration.ZERO);
+                if (raw == null) {
+                    // The stream paused: with 0 workers, commit what is open before waiting for more.
+                    e.flush();
+                    raw = client.poll(Duration.ofMillis(100));
+                }
                 if (targetSequence < 0 && raw == null && target == null && !assembler.insideTransaction()) {
                     targetSequence = lastSequence; // nothing to compare with: the idle rule alone
                 }
