@@ -20,7 +20,9 @@ class AuthFakeSourceTest {
     static ReplicationClient.Builder client(FakeBinlogServer f, String password) {
         return ReplicationClient.builder().host("127.0.0.1").port(f.port()).user("repl")
                 .password(password.toCharArray()).serverId(5).tls(TlsSettings.disabled())
-                .startPosition(StartPosition.file("mysql-bin.checksum-crc32", 4));
+                .startPosition(StartPosition.file("mysql-bin.checksum-crc32", 4))
+                // the fake makes its RSA key on first use, which takes seconds on a loaded machine
+                .connectTimeout(Duration.ofSeconds(60));
     }
 
     static void streams(ReplicationClient c) throws InterruptedException {
