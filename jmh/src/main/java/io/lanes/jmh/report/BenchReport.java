@@ -130,8 +130,10 @@ public final class BenchReport {
                 .append("- [Side by side with MariaDB's parallel replica](#side-by-side-with-mariadbs-parallel-replica)\n")
                 .append("- [Core engine](#core-engine) ([benchmarks-core.md](benchmarks-core.md))\n")
                 .append("- [Decoding](#decoding) ([benchmarks-decode.md](benchmarks-decode.md))\n")
-                .append("- Streaming from a live server (replication client vs BinaryLogClient, memory bound): ")
-                .append("[replication.md](replication.md#throughput-streaming-the-sysbench-fixture)\n\n");
+                .append("- [Streaming from a live source](#streaming-from-a-live-source) ")
+                .append("([benchmarks-stream.md](benchmarks-stream.md); memory bound: ")
+                .append("[replication.md](replication.md#throughput-streaming-the-sysbench-fixture))\n")
+                .append("- Load over time (a live source followed for minutes): [soak.md](soak.md)\n\n");
 
         md.append("## How to run\n\n```\n")
                 .append("scripts/bench/run-all.sh            # the apply suites, under 20 minutes on 2 cores; rewrites this page\n")
@@ -247,6 +249,9 @@ public final class BenchReport {
         md.append("## Decoding\n\nFrom [benchmarks-decode.md](benchmarks-decode.md), included here unchanged apart from ")
                 .append("heading levels.\n\n");
         fold(md, mdDir.resolve("benchmarks-decode.md"));
+        md.append("## Streaming from a live source\n\nFrom [benchmarks-stream.md](benchmarks-stream.md), included here ")
+                .append("unchanged apart from heading levels.\n\n");
+        fold(md, mdDir.resolve("benchmarks-stream.md"));
         return md.toString();
     }
 
