@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs the whole apply suite (io.lanes.jmh.apply.ApplyThroughput) and regenerates docs/benchmarks.md with tables and PNG
 # charts drawn from JMH's JSON (io.lanes.jmh.report.BenchReport).
-#   scripts/bench/run-all.sh            # full run: about 210 trials of ~5 s (1 fork, 1 warmup + 2 measured iterations
-#                                       # of 1 s): an estimated 18-20 minutes on 2 idle cores, not yet timed
+#   scripts/bench/run-all.sh            # full run: the apply suites (1 fork, 1 warmup + 2 measured iterations of 1 s)
+#                                       # and the core engine suites (3 s a configuration); timed in docs/bench/apply-run.txt
 #   scripts/bench/run-all.sh --smoke    # one fork, one short iteration, a subset of worker counts: minutes, noisy
 #   scripts/bench/run-all.sh --report   # only regenerate docs/benchmarks.md from docs/bench/*
-# Writes docs/bench/apply-*.json (raw JMH), apply-run.txt (kind, commands, load), machine.txt, *.png, docs/benchmarks.md.
+# Writes docs/bench/apply-*.json and core-*.json (raw JMH), apply-run.txt and core-run.txt (kind, commands, load),
+# machine.txt, *.png, docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
@@ -91,6 +92,20 @@ pass start-stop-noop-cpu --bench 'io.lanes.jmh.apply.ApplyThroughput.startAndSto
 # Seed 004: exactly-once checkpoint rows in the target transaction vs none.
 pass h2-checkpoint -p model=h2 -p workload=uniform10 -p scheduler=schema -p commitOrder=partition -p workers=0,4 \
   -p checkpoint=table,none
+# Issue 3's engine goals: no-op apply (the engine's own cost; 1024 workers vs the best count) and a fixed 1 ms apply
+# on 10 independent partitions (10 workers vs 1), every scheduler model.
+rm -f "$out"/core-*.json "$out"/core-*.png
+core_txt="$out/core-run.txt"
+if [ "$mode" = smoke ]; then core_iters=(-f 1 -wi 0 -i 1 -r 1s -p workers=1,10,1024); else core_iters=(-f 1 -wi 1 -w 1s -i 2 -r 1s); fi
+echo "kind: $mode; started $(date -u +%Y-%m-%dT%H:%M:%SZ); load before: $(uptime)" > "$core_txt"
+for suite in EngineFixedLatencyScaling EngineNoOpApplyThroughput; do
+  cmd=(java -jar "$jar" "io.lanes.jmh.core.$suite" "${core_iters[@]}" -rf json -rff "$out/core-$suite.json")
+  echo "command: ${cmd[*]}" >> "$core_txt"
+  echo "== $suite: ${cmd[*]}"
+  "${cmd[@]}" > "$out/core-$suite.log" 2>&1 || { echo "core suite $suite failed; see $out/core-$suite.log" >&2; tail -30 "$out/core-$suite.log" >&2; exit 1; }
+  echo "load after $suite: $(uptime)" >> "$core_txt"
+done
+rm -f "$out"/core-*.log
 echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$run_txt"
 echo "load after: $(uptime)" >> "$run_txt"
 rm -f "$out"/apply-*.log

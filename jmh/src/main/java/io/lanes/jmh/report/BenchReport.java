@@ -172,8 +172,7 @@ public final class BenchReport {
                 .append("per second (the file's preparation transactions included), JMH's secondary metric ")
                 .append("`transactions`. Models: `noop`; `cpu` (fixed CPU per row); `latency` (each target commit parks a ")
                 .append("fixed time, standing for fsync or a network round trip); `h2` (JDBC applier into in-memory H2). ")
-                .append("0 workers: applied on the reading thread (each transaction commits alone there, whatever ")
-                .append("blockCommit says). Pipeline start (threads, connections) is inside each timed run, so short runs ")
+                .append("0 workers: applied on the reading thread, with block commit as on workers. Pipeline start (threads, connections) is inside each timed run, so short runs ")
                 .append("at 1024 workers pay a visible share for starting 1024 threads.\n\n");
         Map<String, List<Result>> groups = all.stream().filter(r -> !r.p("checkpoint").equals("none"))
                 .collect(Collectors.groupingBy(BenchReport::groupKey, TreeMap::new, Collectors.toList()));
@@ -243,8 +242,10 @@ public final class BenchReport {
         md.append("## Side by side with MariaDB's parallel replica\n\n");
         peer(md, dir, mdDir);
 
-        md.append("## Core engine\n\nFrom [benchmarks-core.md](benchmarks-core.md) (written by the core's authors), ")
-                .append("included here unchanged apart from heading levels.\n\n");
+        md.append("## Core engine\n\n");
+        core(md, dir, mdDir);
+        md.append("### Earlier core measurements\n\nFrom [benchmarks-core.md](benchmarks-core.md) (written by the core's ")
+                .append("authors, measured on a loaded machine), included here unchanged apart from heading levels.\n\n");
         fold(md, mdDir.resolve("benchmarks-core.md"));
         md.append("## Decoding\n\nFrom [benchmarks-decode.md](benchmarks-decode.md), included here unchanged apart from ")
                 .append("heading levels.\n\n");
@@ -253,6 +254,64 @@ public final class BenchReport {
                 .append("unchanged apart from heading levels.\n\n");
         fold(md, mdDir.resolve("benchmarks-stream.md"));
         return md.toString();
+    }
+
+    /**
+     * The core engine suites of this run ({@code core-*.json}: EngineFixedLatencyScaling, EngineNoOpApplyThroughput),
+     * their primary metric being transactions per second: a table and a chart per suite, with the issue's ratios
+     * (10 workers vs 1 with a commit latency; 1024 workers vs the best count).
+     */
+    @SuppressWarnings("unchecked")
+    private static void core(StringBuilder md, Path dir, Path mdDir) throws IOException {
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> p.getFileName().toString().matches("core-.*\\.json")).sorted().toList();
+        }
+        Path runFile = dir.resolve("core-run.txt");
+        if (files.isEmpty()) {
+            md.append("No core run recorded with this page: run `scripts/bench/run-all.sh`.\n\n");
+            return;
+        }
+        appendFile(md, runFile, null);
+        for (Path f : files) {
+            String text = Files.readString(f);
+            if (text.isBlank()) {
+                continue;
+            }
+            List<Result> rs = new ArrayList<>();
+            String suite = "";
+            for (Object o : (List<Object>) MiniJson.parse(text)) {
+                Map<String, Object> m = (Map<String, Object>) o;
+                Map<String, String> params = new TreeMap<>();
+                if (m.get("params") instanceof Map<?, ?> pm) {
+                    pm.forEach((k, v) -> params.put((String) k, String.valueOf(v)));
+                }
+                params.put("scheduler", params.getOrDefault("model", "?"));
+                String bench = String.valueOf(m.get("benchmark"));
+                suite = bench.substring(bench.lastIndexOf('.', bench.lastIndexOf('.') - 1) + 1);
+                Map<String, Object> pm = (Map<String, Object>) m.get("primaryMetric");
+                rs.add(new Result(suite, params, number(pm.get("score")), number(pm.get("scoreError")),
+                        f.getFileName().toString(), Double.NaN));
+            }
+            md.append("### ").append(suite).append("\n\nSource: `").append(f.getFileName()).append("`; ")
+                    .append("transactions per second through the whole engine.\n\n");
+            String png = f.getFileName().toString().replace(".json", ".png");
+            chart(suite, rs, dir.resolve(png));
+            md.append("![").append(suite).append("](").append(mdDir.relativize(dir.resolve(png)).toString()
+                    .replace('\\', '/')).append(")\n\n");
+            table(md, rs);
+            md.append("| model | 10 workers vs 1 | 1024 workers vs the best count |\n|---|---|---|\n");
+            for (Map.Entry<String, Map<Integer, Result>> e : bySchedulerAndWorkers(rs).entrySet()) {
+                Map<Integer, Result> byW = e.getValue();
+                Result best = byW.values().stream().max(Comparator.comparingDouble(Result::tps)).orElse(null);
+                md.append("| ").append(e.getKey()).append(" | ").append(ratio(byW.get(10), byW.get(1)))
+                        .append(" | ").append(byW.get(1024) == null || best == null ? "-"
+                                : String.format(Locale.ROOT, "%.0f%% (best: %d workers)",
+                                        100 * byW.get(1024).tps() / best.tps(), best.workers()))
+                        .append(" |\n");
+            }
+            md.append('\n');
+        }
     }
 
     private static String groupKey(Result r) {
@@ -323,11 +382,17 @@ public final class BenchReport {
                 }
             }
         }
+        for (Result r : rs) { // other names (the core suites' models) after the known ones, in order of appearance
+            if (!SCHEDULERS.contains(r.p("scheduler"))) {
+                bySched.computeIfAbsent(r.p("scheduler"), x -> new TreeMap<>()).put(r.workers(), r);
+            }
+        }
         return bySched;
     }
 
     private static String ratio(Result r, Result base) {
-        return base == null || !(base.tps() > 0) ? "-" : String.format(Locale.ROOT, "%.2fx", r.tps() / base.tps());
+        return r == null || base == null || !(base.tps() > 0) ? "-"
+                : String.format(Locale.ROOT, "%.2fx", r.tps() / base.tps());
     }
 
     static String fmt(double v) {
