@@ -14,6 +14,7 @@
 #    worker counts (Lanes's own elapsed time from its JSON summary), with the same server options.
 # Every run's final state (per-schema SUM(k)) is compared with the source's. Needs mariadbd/mariadb/mariadb-binlog,
 # sysbench (apt-get install -y sysbench), python3 (free ports), examples/target/lanes.jar (mvn -pl examples -am package).
+# LANES_TARGET_URL_OPTIONS (e.g. '?useServerPrepStmts=true') is appended to the target's JDBC URL, for probes.
 # Servers run on free loopback ports in a temporary directory, removed at the end.
 # Output: docs/bench/peer-mariadb.tsv, peer-mariadb-run.txt, peer-mariadb-lanes.jsonl (Lanes's JSON summaries, with
 # per-worker statistics); then docs/benchmarks.md is regenerated.
@@ -135,7 +136,7 @@ for flush in $flushes; do
     done
     rm -rf "$root/run"; cp -a "$root/base" "$root/run"
     start run "$run_port" --server-id=3 --innodb-flush-log-at-trx-commit="$flush"
-    json=$(java -jar "$jar" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/" --target-user root \
+    json=$(java -jar "$jar" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/${LANES_TARGET_URL_OPTIONS:-}" --target-user root \
       --scheduler "$scheduler" --workers "$t" --block-commit "$block" --commit-order "$order" --json | tail -1)
     echo "$json" >> "$out/peer-mariadb-lanes.jsonl.new"
     same=$(check "$root/run.sock")
