@@ -14,6 +14,7 @@
 #    worker counts (Lanes's own elapsed time from its JSON summary), with the same server options.
 # Every run's final state (per-schema SUM(k)) is compared with the source's. Needs mariadbd/mariadb/mariadb-binlog,
 # sysbench (apt-get install -y sysbench), python3 (free ports), examples/target/lanes.jar (mvn -pl examples -am package).
+# KEEP_WORKLOAD=DIR keeps the two source binlogs (prepare, workload) in DIR.
 # LANES_TARGET_URL_OPTIONS (e.g. '?useServerPrepStmts=true') is appended to the target's JDBC URL, for probes.
 # Servers run on free loopback ports in a temporary directory, removed at the end.
 # Output: docs/bench/peer-mariadb.tsv, peer-mariadb-run.txt, peer-mariadb-lanes.jsonl (Lanes's JSON summaries, with
@@ -89,6 +90,9 @@ read -r endfile endpos _ < <($S -N -e "show master status")
 expected=$(state "$root/src.sock")
 workload=$root/workload.000002
 cp "$root/src/src-bin.000002" "$workload"
+if [ -n "${KEEP_WORKLOAD:-}" ]; then # for probes: keep the workload and the prepare log outside the temporary directory
+  mkdir -p "$KEEP_WORKLOAD"; cp "$root/src/src-bin.000001" "$root/src/src-bin.000002" "$KEEP_WORKLOAD/"
+fi
 txns=$(mariadb-binlog --no-defaults "$workload" | grep -c 'Xid = ' || true)
 base_port=$(free_port)
 start base "$base_port" --server-id=2

@@ -112,13 +112,26 @@ public final class JdbcCheckpointTable {
     /** Inserts or replaces the worker's row in the connection's current transaction. Does not commit. */
     public void write(Connection connection, CheckpointRow row) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(upsert.sql())) {
-            Object[] values = {row.pipeline(), row.workerId(), row.lwmPosition(), row.gtidState(), row.bitmap(), row.seqno(),
-                    row.updatedAt()};
-            for (int i = 0; i < values.length; i++) {
-                binder.bind(ps, i + 1, upsert.parameters().get(i), values[i]);
-            }
-            ps.executeUpdate();
+            write(ps, row);
         }
+    }
+
+    /** The upsert {@link #write(PreparedStatement, CheckpointRow)} runs, to prepare once per connection. */
+    public String upsertSql() {
+        return upsert.sql();
+    }
+
+    /**
+     * Writes {@code row} with a statement prepared from {@link #upsertSql()} on the connection whose transaction is to
+     * hold it (an applier keeps one per connection: a commit then costs no parse).
+     */
+    public void write(PreparedStatement upsertStatement, CheckpointRow row) throws SQLException {
+        Object[] values = {row.pipeline(), row.workerId(), row.lwmPosition(), row.gtidState(), row.bitmap(), row.seqno(),
+                row.updatedAt()};
+        for (int i = 0; i < values.length; i++) {
+            binder.bind(upsertStatement, i + 1, upsert.parameters().get(i), values[i]);
+        }
+        upsertStatement.executeUpdate();
     }
 
     /** Every worker's row of {@code pipeline}, by worker id; empty when the pipeline never checkpointed. */

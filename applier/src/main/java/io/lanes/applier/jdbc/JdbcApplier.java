@@ -53,7 +53,15 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     }
 
     /** A row in the current JDBC batch: what it was (null for an INSERT), its transaction and its table. */
-    private record PendingRow(String description, SourceTransaction source, String table) {
+    private record PendingRow(RowChange row, RowSql sql, SourceTransaction source, boolean mustMatch) {
+        /** What the row was, for messages: built only on failure (it formats key values). */
+        String description() {
+            return mustMatch ? describe(row, sql, source) : null;
+        }
+
+        String table() {
+            return row.table().toString();
+        }
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
@@ -89,7 +97,8 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     /** For each row in the current JDBC batch: what it was, for the error message when it matches no row (null: INSERT). */
     private final List<PendingRow> pendingRows = new ArrayList<>();
     /** The table (or statement) the change being applied concerns, for error messages. */
-    private String currentObject;
+    /** The change being applied (a RowChange or a SourceStatement), described only when it fails. */
+    private Change currentChange;
     /** Positions of the transactions of the open target transaction that the skip list skipped. */
     private final List<String> skippedInBatch = new ArrayList<>();
 
@@ -153,10 +162,10 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         for (Change change : source.changes()) {
             index++;
             if (change instanceof RowChange row) {
-                currentObject = row.table().toString();
+                currentChange = row;
                 applyRow(c, row, source);
             } else if (change instanceof SourceStatement statement) {
-                currentObject = "statement " + statement.abbreviated();
+                currentChange = statement;
                 flush();
                 String key = source.position() + "#" + index;
                 if (implicitlyCommittedDdl.contains(key)) {
@@ -197,7 +206,9 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         if (e instanceof TargetRefusedException r) {
             return r;
         }
-        return new TargetRefusedException(positionOf(source), currentObject, TargetErrorPolicy.classify(e), e);
+        String object = currentChange instanceof RowChange row ? row.table().toString()
+                : currentChange instanceof SourceStatement st ? "statement " + st.abbreviated() : null;
+        return new TargetRefusedException(positionOf(source), object, TargetErrorPolicy.classify(e), e);
     }
 
     /** Rolls the transaction back to its savepoint and carries on without it; rethrows when that fails. */
@@ -273,7 +284,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 RowSql sql = sql(table, RowChange.Kind.INSERT, row.after().columns());
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.after(), row, source);
-                addBatch(ps, null, source, row);
+                addBatch(ps, sql, false, source, row);
             }
             case UPDATE -> {
                 RowImage afterImage = resolvePartialJson(c, table, row, source);
@@ -286,13 +297,13 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
                 bindImage(ps, set.size() + 1, sql.parameters(), set.size(), sql.parameters().size(), row.before(), row,
                         source);
-                addBatch(ps, describe(row, sql, source), source, row);
+                addBatch(ps, sql, true, source, row);
             }
             case DELETE -> {
                 RowSql sql = sql(table, RowChange.Kind.DELETE, List.of());
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.before(), row, source);
-                addBatch(ps, describe(row, sql, source), source, row);
+                addBatch(ps, sql, true, source, row);
             }
         }
     }
@@ -364,6 +375,17 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
     }
 
+    /** The checkpoint upsert, prepared once per connection and kept with the row statements (closed with them). */
+    private PreparedStatement checkpointStatement(Connection c) throws SQLException {
+        String sql = target.checkpointTable().upsertSql();
+        PreparedStatement ps = statements.get(sql);
+        if (ps == null) {
+            ps = c.prepareStatement(sql);
+            statements.put(sql, ps);
+        }
+        return ps;
+    }
+
     private PreparedStatement statementFor(RowSql sql) throws SQLException {
         if (sql.sql().equals(currentSql)) {
             return current;
@@ -379,10 +401,10 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         return ps;
     }
 
-    private void addBatch(PreparedStatement ps, String description, SourceTransaction source, RowChange row)
+    private void addBatch(PreparedStatement ps, RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row)
             throws SQLException {
         ps.addBatch();
-        pendingRows.add(new PendingRow(description, source, row.table().toString()));
+        pendingRows.add(new PendingRow(row, sql, source, mustMatch));
     }
 
     /** Executes the pending JDBC batch and checks that every UPDATE and DELETE found its row. */
@@ -404,7 +426,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
         for (int i = 0; i < counts.length && i < rows.size(); i++) {
             PendingRow row = rows.get(i);
-            if (row.description() != null && counts[i] == 0) {
+            if (row.mustMatch() && counts[i] == 0) {
                 TargetMismatchException diverged = new TargetMismatchException(row.description() + " matched no row on "
                         + "the target: the target diverged from the source", true);
                 throw new TargetRefusedException(positionOf(row.source()), row.table(),
@@ -461,7 +483,8 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         try {
             Connection c = connection();
             flush();
-            target.checkpointTable().write(c, CheckpointRows.toRow(target.pipeline(), checkpoint, Instant.now()));
+            target.checkpointTable().write(checkpointStatement(c),
+                    CheckpointRows.toRow(target.pipeline(), checkpoint, Instant.now()));
             try {
                 c.commit();
             } catch (SQLException e) {
