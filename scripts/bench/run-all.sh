@@ -2,7 +2,9 @@
 # Runs the whole apply suite (io.lanes.jmh.apply.ApplyThroughput) and regenerates docs/benchmarks.md with tables and PNG
 # charts drawn from JMH's JSON (io.lanes.jmh.report.BenchReport).
 #   scripts/bench/run-all.sh            # full run: the apply suites (1 fork, 1 warmup + 2 measured iterations of 1 s)
-#                                       # and the core engine suites (3 s a configuration); timed in docs/bench/apply-run.txt
+#                                       # and the core engine suites (3 s a configuration): 23 minutes on 2 cores before
+#                                       # two passes were trimmed (sequential on the other workloads, 64 workers on
+#                                       # noop/cpu), about 20 minutes since; each pass's end time is in apply-run.txt
 #   scripts/bench/run-all.sh --smoke    # one fork, one short iteration, a subset of worker counts: minutes, noisy
 #   scripts/bench/run-all.sh --report   # only regenerate docs/benchmarks.md from docs/bench/*
 # Writes docs/bench/apply-*.json and core-*.json (raw JMH), apply-run.txt and core-run.txt (kind, commands, load),
@@ -73,12 +75,12 @@ pass latency-uniform10-strict -p model=latency -p workload=uniform10 -p commitOr
   -p workers=$few_workers
 # The other workloads under the latency model (seed 003's writeset goal: oneSchemaLowConcurrency at 8 workers).
 pass latency-workloads -p model=latency -p workload=skewed,oneSchemaLowConcurrency,fkHeavy -p commitOrder=partition \
-  -p workers=$few_workers
+  -p scheduler=schema,logical-clock,writeset -p workers=$few_workers
 # Seed 003 without commit order: on one schema any per-schema commit order serialises the commits whatever the scheduler.
 pass latency-one-schema-unordered -p model=latency -p workload=oneSchemaLowConcurrency -p commitOrder=none \
   -p scheduler=logical-clock,writeset -p workers=$few_workers
 # Pipeline overhead without apply cost, and a fixed CPU cost per row (2 cores: expect no gain past 2 workers).
-pass noop-cpu -p model=noop,cpu -p workload=uniform10 -p commitOrder=partition -p workers=$few_workers
+pass noop-cpu -p model=noop,cpu -p workload=uniform10 -p commitOrder=partition -p workers=${few_workers/,64,/,}
 # The real sysbench fixture into embedded H2 through the JDBC applier (what `lanes demo` does), both commit orders.
 pass h2-fixture -p model=h2 -p workload=sysbenchFixture -p commitOrder=partition -p workers=$few_workers
 pass h2-fixture-strict -p model=h2 -p workload=sysbenchFixture -p commitOrder=strict -p scheduler=schema \
