@@ -211,19 +211,24 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         return new TargetRefusedException(positionOf(source), object, TargetErrorPolicy.classify(e), e);
     }
 
-    /** Rolls the transaction back to its savepoint and carries on without it; rethrows when that fails. */
-    private void skip(Connection c, Savepoint savepoint, TargetRefusedException refused, ApplyContext context)
-            throws TargetRefusedException {
+    /** Forgets the rows batched but not sent; the rollback that follows decides what the target keeps. */
+    private void discardPendingBatch() {
         pendingRows.clear();
         if (current != null) {
             try {
                 current.clearBatch();
             } catch (SQLException ignored) {
-                // the rollback below decides
+                // the connection may be gone: the caller's rollback (or the reopened connection) settles it
             }
         }
         current = null;
         currentSql = null;
+    }
+
+    /** Rolls the transaction back to its savepoint and carries on without it; rethrows when that fails. */
+    private void skip(Connection c, Savepoint savepoint, TargetRefusedException refused, ApplyContext context)
+            throws TargetRefusedException {
+        discardPendingBatch();
         try {
             c.rollback(savepoint);
         } catch (SQLException rollbackFailed) {
@@ -291,7 +296,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 if (afterImage != row.after()) {
                     row = RowChange.update(row.table(), row.before(), afterImage);
                 }
-                List<String> set = row.after().columns();
+                List<String> set = changedColumns(row);
                 RowSql sql = sql(table, RowChange.Kind.UPDATE, set);
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
@@ -344,6 +349,32 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             values[i] = partial.applyTo(document);
         }
         return values == null ? after : new RowImage(after.columns(), values);
+    }
+
+    /**
+     * The columns an UPDATE sets: those of the after image whose value differs from the before image's (or that the
+     * before image lacks, as MINIMAL and NOBLOB images do). A full-image update of one column then costs the target
+     * the parse and write of that column only, as a source's own statement did. When nothing differs, every column of
+     * the after image, so the statement still matches (and counts) the row.
+     */
+    private static List<String> changedColumns(RowChange row) {
+        RowImage before = row.before();
+        RowImage after = row.after();
+        List<String> columns = after.columns();
+        List<String> changed = null;
+        boolean aligned = before.columns().equals(columns); // FULL images: the same columns in the same order
+        for (int i = 0; i < columns.size(); i++) {
+            String column = columns.get(i);
+            int b = aligned ? i : before.indexOf(column);
+            boolean same = b >= 0 && java.util.Objects.deepEquals(before.values()[b], after.values()[i]);
+            if (!same) {
+                if (changed == null) {
+                    changed = new ArrayList<>(columns.size());
+                }
+                changed.add(column);
+            }
+        }
+        return changed == null ? columns : changed.size() == columns.size() ? columns : changed;
     }
 
     private RowSql sql(TargetTable table, RowChange.Kind kind, List<String> columns) {
@@ -540,17 +571,8 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
     @Override
     public void rollback(Batch<SourceTransaction> batch) throws Exception {
-        pendingRows.clear();
         skippedInBatch.clear();
-        if (current != null) {
-            try {
-                current.clearBatch();
-            } catch (SQLException ignored) {
-                // the connection may be gone; it is reopened below
-            }
-        }
-        current = null;
-        currentSql = null;
+        discardPendingBatch();
         if (connection == null) {
             return;
         }
