@@ -49,17 +49,12 @@ public final class BinlogDispatcher {
      * @throws io.lanes.core.ApplierFailedException when the engine stopped after a failure
      */
     public void run(TransactionReader reader, RecoveryPoint from) throws Exception {
-        SourcePosition resumeAfter = from.position() == null ? null : SourcePosition.parse(from.position());
-        boolean passing = resumeAfter != null;
+        ResumeCursor resume = new ResumeCursor(from);
         BinlogTransaction t;
         while ((t = reader.next()) != null) {
-            if (passing) {
-                String position = bridge.skip(t);
+            if (resume.passing()) {
+                resume.passed(bridge.skip(t));
                 passedOver++;
-                SourcePosition p = SourcePosition.parse(position);
-                if (p.file().equals(resumeAfter.file()) && p.offset() == resumeAfter.offset()) {
-                    passing = false;
-                }
                 continue;
             }
             Transaction<SourceTransaction> txn = decorator.apply(bridge.convert(t));
@@ -75,7 +70,7 @@ public final class BinlogDispatcher {
         }
         engine.flush(); // the input is exhausted: with 0 workers, commit the open batch now
 
-        if (passing) {
+        if (resume.passing()) {
             throw new IllegalStateException("the recovery position " + from.position() + " is not in the input ("
                     + passedOver + " transactions read): were the binlog files given in full and in order?");
         }

@@ -414,8 +414,7 @@ public final class Lanes implements AutoCloseable {
         }
         sourceBytesTotal = totalKnown ? total : -1;
         RecoveryPoint from = recoveryPoint;
-        SourcePosition resumeAfter = from.position() == null ? null : SourcePosition.parse(from.position());
-        boolean passing = resumeAfter != null;
+        ResumeCursor resume = new ResumeCursor(from);
         try (TransactionReader in = TransactionReader.open(config.sourceFiles, options)) {
             BinlogTransaction t;
             while (!stopRequested && (t = in.next()) != null) {
@@ -423,12 +422,9 @@ public final class Lanes implements AutoCloseable {
                 if (base != null) {
                     sourceBytesRead = base + t.endPosition();
                 }
-                if (passing) {
-                    SourcePosition p = SourcePosition.parse(bridge.skip(t));
+                if (resume.passing()) {
+                    resume.passed(bridge.skip(t));
                     transactionsSkipped++;
-                    if (p.file().equals(resumeAfter.file()) && p.offset() == resumeAfter.offset()) {
-                        passing = false;
-                    }
                     continue;
                 }
                 if (!dispatch(e, bridge, t)) {
@@ -439,10 +435,10 @@ public final class Lanes implements AutoCloseable {
         if (stopRequested) {
             return;
         }
-        if (passing) {
-            throw new LanesException("the checkpoint's position " + resumeAfter + " is not in the input ("
+        if (resume.passing()) {
+            throw new LanesException("the checkpoint's position " + resume.resumeAfter() + " is not in the input ("
                     + transactionsSkipped + " transactions read): were the same binlog files given, in full and in "
-                    + "order?", resumeAfter.toString(), null);
+                    + "order?", resume.resumeAfter().toString(), null);
         }
         sourceBytesRead = sourceBytesTotal >= 0 ? sourceBytesTotal : sourceBytesRead;
         if (lastSequence == 0 || e.awaitLowWaterMark(lastSequence, Duration.ofDays(3650))) {
