@@ -1,5 +1,7 @@
 package io.lanes.applier.reliability;
 
+import io.lanes.applier.testing.CapturedOutput;
+
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,11 +19,8 @@ import io.lanes.binlog.testing.MariaDbServer;
 import io.lanes.core.ApplierFailedException;
 import io.lanes.core.Engine;
 import io.lanes.core.WritesetScheduler;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -50,9 +49,7 @@ class SecretLeakTest {
 
     private static MariaDbServer server;
 
-    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    private PrintStream savedErr;
-    private PrintStream savedOut;
+    private final CapturedOutput captured = new CapturedOutput();
     /** Everything else looked at: exception traces, toString output, stats, stored rows. */
     private final List<String> seen = new ArrayList<>();
 
@@ -77,17 +74,12 @@ class SecretLeakTest {
 
     @BeforeEach
     void capture() {
-        savedErr = System.err;
-        savedOut = System.out;
-        PrintStream tee = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        System.setErr(tee);
-        System.setOut(tee);
+        captured.start();
     }
 
     @AfterEach
     void restore() {
-        System.setErr(savedErr);
-        System.setOut(savedOut);
+        captured.stop();
     }
 
     private void see(Object o) {
@@ -106,7 +98,7 @@ class SecretLeakTest {
     private int assertNoSecret(String... secrets) {
         System.err.flush();
         System.out.flush();
-        String all = captured.toString(StandardCharsets.UTF_8) + "\n" + String.join("\n", seen);
+        String all = captured.text() + "\n" + String.join("\n", seen);
         for (String secret : secrets) {
             assertFalse(all.contains(secret), () -> "a secret leaked:\n" + excerpt(all, secret));
         }
@@ -209,7 +201,7 @@ class SecretLeakTest {
 
             int searched = assertNoSecret(TARGET_SECRET, WRONG_SECRET);
             assertTrue(captured.size() > 0, "log output was captured");
-            savedOut.printf("SECRET-LEAK target pipeline: %d characters of logs, exceptions, toString, stats and stored rows"
+            captured.realOut().printf("SECRET-LEAK target pipeline: %d characters of logs, exceptions, toString, stats and stored rows"
                     + " searched, no password found%n", searched);
         } finally {
             try (Connection root = DriverManager.getConnection(server().jdbcUrl(null))) {
@@ -251,6 +243,6 @@ class SecretLeakTest {
         }
         see(client);
         int searched = assertNoSecret(REPL_SECRET, WRONG_SECRET);
-        savedOut.printf("SECRET-LEAK replication client: %d characters searched, no password found%n", searched);
+        captured.realOut().printf("SECRET-LEAK replication client: %d characters searched, no password found%n", searched);
     }
 }

@@ -1,5 +1,7 @@
 package io.lanes.applier.tls;
 
+import io.lanes.applier.testing.CapturedOutput;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,12 +19,9 @@ import io.lanes.binlog.encode.BinlogFlavor;
 import io.lanes.binlog.encode.BinlogWriter;
 import io.lanes.binlog.encode.Table;
 import io.lanes.binlog.testing.MariaDbServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -79,9 +78,7 @@ class TargetTlsTest {
     private static PrivatePostgres postgres;
     private static PrivatePostgres postgresWrongName;
 
-    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    private PrintStream savedErr;
-    private PrintStream savedOut;
+    private final CapturedOutput captured = new CapturedOutput();
 
     enum Kind { MARIADB, POSTGRESQL }
 
@@ -126,19 +123,14 @@ class TargetTlsTest {
 
     @BeforeEach
     void capture() {
-        savedErr = System.err;
-        savedOut = System.out;
-        PrintStream tee = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        System.setErr(tee);
-        System.setOut(tee);
+        captured.start();
     }
 
     @AfterEach
     void restoreAndLookForSecrets() {
-        System.setErr(savedErr);
-        System.setOut(savedOut);
-        String out = captured.toString(StandardCharsets.UTF_8);
-        savedOut.print(out); // the test's output, shown after the fact
+        captured.stop();
+        String out = captured.text();
+        captured.realOut().print(out); // the test's output, shown after the fact
         for (String secret : List.of(MARIADB_SECRET, POSTGRES_SECRET)) {
             assertFalse(out.contains(secret), "a password was written to System.out/System.err");
         }

@@ -312,7 +312,8 @@ public final class MariaDbServer implements AutoCloseable {
         });
     }
 
-    static void deleteTree(Path root) {
+    /** Deletes a directory tree, best effort (also used by other tests' private servers). */
+    public static void deleteTree(Path root) {
         if (root == null || !Files.exists(root)) {
             return;
         }
