@@ -473,7 +473,9 @@ class ValueColumnDecoderTest {
             skipRow(r, cols, row.length);
         }
         long allocated = threads.getThreadAllocatedBytes(tid) - before;
-        assertTrue(allocated < 4096, "skipping 120,000 values allocated " + allocated + " bytes");
+        // One object per value would be at least 16 bytes x 120,000 = 1.9 MB; a few KiB come from the JIT finishing
+        // its work on this thread (seen: 4.5 KiB under load), so the bound sits far below the per-value cost.
+        assertTrue(allocated < 65_536, "skipping 120,000 values allocated " + allocated + " bytes");
     }
 
     private static void skipRow(ByteReader r, ColumnDef[] cols, int length) {
