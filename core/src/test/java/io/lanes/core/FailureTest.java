@@ -149,14 +149,55 @@ class FailureTest {
     @Test
     void anApplierThatCannotBeCreatedFailsStart() {
         Engine<Long> e = Engine.<Long>builder(w -> {
-            if (w == 2) {
-                throw new java.io.IOException("connection refused");
-            }
-            return new Target().applier(w);
+            throw new java.io.IOException("connection refused");
         }).workers(4).build();
         ApplierFailedException f = assertThrows(ApplierFailedException.class, e::start);
-        assertEquals(2, f.workerId());
+        assertEquals(0, f.workerId(), "worker 0 starts with the engine, so an unreachable target fails start");
         assertEquals(-1, f.failedSequence());
         e.abort();
+    }
+
+    /** Workers other than the first start when first given work; one whose applier cannot be made stops the engine. */
+    @Test
+    void aLaterWorkerWhoseApplierCannotBeCreatedStopsTheEngine() throws Exception {
+        Target t = new Target();
+        Scheduler toWorker2After5 = new Scheduler() {
+            @Override
+            public void init(SchedulingContext context) {
+            }
+
+            @Override
+            public void schedule(Transaction<?> txn, Placement placement) {
+                placement.toWorker((Long) txn.payload() <= 5 ? 0 : 2);
+                placement.afterAllUpTo(placement.sequence() - 1);
+            }
+        };
+        AtomicInteger created = new AtomicInteger();
+        Engine<Long> e = Engine.<Long>builder(w -> {
+            created.incrementAndGet();
+            if (w == 2) {
+                throw new java.io.IOException("too many connections");
+            }
+            return t.applier(w);
+        }).workers(4).scheduler(toWorker2After5).checkpointStore(t).build();
+        e.start();
+        assertEquals(1, created.get(), "only worker 0 starts with the engine");
+        for (long i = 1; i <= 5; i++) {
+            e.submit(txn(i));
+        }
+        assertTrue(e.awaitLowWaterMark(5, Duration.ofSeconds(30)));
+        ApplierFailedException f = assertThrows(ApplierFailedException.class, () -> {
+            for (long i = 6; i <= 10_000; i++) {
+                e.submit(txn(i));
+                Thread.sleep(1);
+            }
+            e.stop();
+        });
+        assertEquals(2, f.workerId());
+        e.abort();
+        for (long i = 1; i <= 5; i++) {
+            assertEquals(1, t.appliedCount.get(i), "txn " + i);
+        }
+        assertEquals(5, t.appliedCount.size(), "nothing placed on the worker that never started was applied");
     }
 }

@@ -171,12 +171,17 @@ class StatsAndLifecycleTest {
     void injectedExecutorAndThreadFactory() throws Exception {
         AtomicInteger tasks = new AtomicInteger();
         ExecutorService pool = Executors.newCachedThreadPool();
-        try (Engine<String> e = Engine.builder(w -> new Blocking()).workers(5).executor(r -> {
-            tasks.incrementAndGet();
-            pool.execute(r);
-        }).build()) {
+        try (Engine<String> e = Engine.builder(w -> new Blocking()).workers(5).scheduler(fixed(0, 0, 1, 2, 3, 4))
+                .executor(r -> {
+                    tasks.incrementAndGet();
+                    pool.execute(r);
+                }).build()) {
             e.start();
-            e.submit(Transaction.builder("t").position("1").partitionKey("a").build());
+            assertEquals(2, tasks.get(), "worker 0 and the checkpoint thread start with the engine");
+            // Each worker starts when first given work.
+            for (int i = 0; i < 5; i++) {
+                e.submit(Transaction.builder("t").position(Integer.toString(i)).partitionKey("p" + i).build());
+            }
         } finally {
             pool.shutdown();
         }

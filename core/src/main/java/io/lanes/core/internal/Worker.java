@@ -35,6 +35,8 @@ final class Worker<P> implements Runnable {
     final TaskQueue<P> queue = new TaskQueue<>();
     volatile Thread thread;
     volatile boolean parked;
+    /** Set once when the thread is started, or when the engine shuts down first (it then never starts). */
+    private final java.util.concurrent.atomic.AtomicBoolean launched = new java.util.concurrent.atomic.AtomicBoolean();
     private Applier<P> applier;
 
     @SuppressWarnings({"unchecked", "rawtypes"})
@@ -79,6 +81,15 @@ final class Worker<P> implements Runnable {
         this.window = rt.window;
     }
 
+    /** True for the one caller that may start this worker's thread (or, at shutdown, count it as never started). */
+    boolean claimLaunch() {
+        return !launched.get() && launched.compareAndSet(false, true);
+    }
+
+    boolean launched() {
+        return launched.get();
+    }
+
     // ---------------------------------------------------------------- thread body
 
     @Override
@@ -94,6 +105,7 @@ final class Worker<P> implements Runnable {
             } finally {
                 rt.workerStarted();
             }
+            wakeRequestedAt = 0; // a thread start (and the applier's creation) is not a wake-up to learn from
             loop();
         } catch (Throwable e) {
             rt.fail(batchSize > 0 ? batch[0].seq : -1, batchSize > 0 ? batch[0].txn.position() : null, id,
