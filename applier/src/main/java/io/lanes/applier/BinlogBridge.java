@@ -72,6 +72,15 @@ public final class BinlogBridge {
         return metadata;
     }
 
+    /**
+     * Seeds the GTID state with where a live stream starts (a GTID set or position): the server sends only the
+     * transactions after it, so the positions of later transactions carry it plus what came since. Call before the
+     * first transaction.
+     */
+    public void startingAt(io.lanes.binlog.replication.StartPosition start) {
+        gtidState.seed(start);
+    }
+
     /** Converts the next transaction of the source. */
     public Transaction<SourceTransaction> convert(BinlogTransaction t) throws Exception {
         if (t.gtid() != null) {

@@ -464,6 +464,7 @@ public final class Lanes implements AutoCloseable {
             throws Exception {
         RecoveryPoint from = recoveryPoint;
         StartPosition start = from.position() == null ? config.sourceStart : resumePosition(from.position());
+        bridge.startingAt(start); // checkpoints carry the whole GTID state, not only what this run saw
         try (ReplicationClient client = config.sourceClient.startPosition(start).build()) {
             ServerInfo atConnect = client.start();
             LiveCatchUpTarget target = LiveCatchUpTarget.of(atConnect);
@@ -597,25 +598,26 @@ public final class Lanes implements AutoCloseable {
                 if (p.length < 2) {
                     return null;
                 }
-                // uuid[:tag]:ranges...: a part that is not a number range is a tag of the source name
-                StringBuilder source = new StringBuilder(p[0].toLowerCase(Locale.ROOT));
-                java.util.List<long[]> ranges = new java.util.ArrayList<>();
+                // uuid(:tag|:ranges)*: a part that is not a number range is a tag, naming the source of the ranges
+                // after it (uuid:1-5:t1:1-2 is uuid 1-5 untagged and uuid:t1 1-2)
+                String uuid = p[0].toLowerCase(Locale.ROOT);
+                String source = uuid;
                 for (int i = 1; i < p.length; i++) {
                     String[] ab = p[i].split("-");
+                    long[] range;
                     try {
                         long a = Long.parseLong(ab[0]);
-                        long b = ab.length > 1 ? Long.parseLong(ab[1]) : a;
-                        ranges.add(new long[] {a, b});
+                        range = new long[] {a, ab.length > 1 ? Long.parseLong(ab[1]) : a};
                     } catch (NumberFormatException tag) {
-                        source.append(':').append(p[i].toLowerCase(Locale.ROOT));
+                        source = uuid + ":" + p[i].toLowerCase(Locale.ROOT);
+                        continue;
                     }
+                    long[][] was = m.getOrDefault(source, new long[0][]);
+                    long[][] merged = Arrays.copyOf(was, was.length + 1);
+                    merged[was.length] = range;
+                    Arrays.sort(merged, (x, y) -> Long.compare(x[0], y[0]));
+                    m.put(source, merged);
                 }
-                long[][] merged = m.containsKey(source.toString())
-                        ? java.util.stream.Stream.concat(Arrays.stream(m.get(source.toString())), ranges.stream())
-                                .toArray(long[][]::new)
-                        : ranges.toArray(new long[0][]);
-                Arrays.sort(merged, (x, y) -> Long.compare(x[0], y[0]));
-                m.put(source.toString(), merged);
             }
             return m;
         }

@@ -3,44 +3,54 @@ package io.lanes.applier.internal;
 import io.lanes.binlog.Gtid;
 import io.lanes.binlog.MariaGtid;
 import io.lanes.binlog.MysqlGtid;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import io.lanes.binlog.replication.StartPosition;
+import io.lanes.binlog.replication.internal.MySqlGtidSet;
 import java.util.TreeMap;
 
 /**
  * The GTID state after the transactions seen so far: MariaDB's last GTID per domain ({@code 0-1-55,1-2-7}), or the MySQL
- * GTID set ({@code uuid:1-5:7,uuid2:tag:1-3}) as merged intervals. Not thread-safe: the bridge updates it in source order.
+ * GTID set as merged intervals, tags included (MySQL 8.3+), printed as MySQL prints it
+ * ({@code uuid:1-5:7:tag:1-3,uuid2:1-3}). A live stream that starts from a GTID state is {@link #seed seeded} with it: the
+ * server sends only what is not in it, so the state after a transaction is the start plus what came since. Not
+ * thread-safe: the bridge updates it in source order.
  */
 public final class GtidState {
     private final TreeMap<Long, MariaGtid> mariaDomains = new TreeMap<>();
-    /** "uuid" or "uuid:tag" to sorted, disjoint, non-adjacent [start, end] intervals. */
-    private final TreeMap<String, List<long[]>> mysqlSets = new TreeMap<>();
+    private final MySqlGtidSet mysql = new MySqlGtidSet();
 
+    /**
+     * Adds a transaction's GTID.
+     *
+     * @throws IllegalArgumentException for a MySQL GTID MySQL could not have written (a transaction number below 1 or
+     *     a malformed tag): it could not be resumed from
+     */
     public void add(Gtid gtid) {
         if (gtid instanceof MariaGtid m) {
             mariaDomains.put(m.domainId(), m);
         } else if (gtid instanceof MysqlGtid g) {
-            String source = g.sourceId() + (g.tag() == null ? "" : ":" + g.tag());
-            addInterval(mysqlSets.computeIfAbsent(source, s -> new ArrayList<>()), g.gno());
+            mysql.add(g.sourceId().toString(), g.tag(), g.gno());
         }
     }
 
-    private static void addInterval(List<long[]> intervals, long n) {
-        int i = 0;
-        while (i < intervals.size() && intervals.get(i)[1] < n - 1) {
-            i++;
-        }
-        if (i < intervals.size() && intervals.get(i)[0] <= n + 1) {
-            long[] iv = intervals.get(i);
-            iv[0] = Math.min(iv[0], n);
-            iv[1] = Math.max(iv[1], n);
-            if (i + 1 < intervals.size() && intervals.get(i + 1)[0] <= iv[1] + 1) {
-                iv[1] = Math.max(iv[1], intervals.get(i + 1)[1]);
-                intervals.remove(i + 1);
+    /**
+     * Starts from the GTID state a stream starts at: a MySQL GTID set's transactions, or a MariaDB position's last GTID
+     * per domain (a domain's later transactions replace it). A file position adds nothing.
+     *
+     * @throws IllegalArgumentException when the state does not parse
+     */
+    public void seed(StartPosition start) {
+        if (start instanceof StartPosition.MySqlGtidSet s) {
+            mysql.addAll(MySqlGtidSet.parse(s.gtidSet()));
+        } else if (start instanceof StartPosition.MariaDbGtid m) {
+            for (String part : m.gtidPosition().split(",")) {
+                if (part.isEmpty()) {
+                    continue;
+                }
+                String[] dsn = part.split("-");
+                MariaGtid g = new MariaGtid(Long.parseLong(dsn[0]), Long.parseLong(dsn[1]),
+                        Long.parseUnsignedLong(dsn[2]));
+                mariaDomains.putIfAbsent(g.domainId(), g);
             }
-        } else {
-            intervals.add(i, new long[] {n, n});
         }
     }
 
@@ -50,14 +60,8 @@ public final class GtidState {
         for (MariaGtid m : mariaDomains.values()) {
             sb.append(sb.isEmpty() ? "" : ",").append(m);
         }
-        for (Map.Entry<String, List<long[]>> e : mysqlSets.entrySet()) {
-            sb.append(sb.isEmpty() ? "" : ",").append(e.getKey());
-            for (long[] iv : e.getValue()) {
-                sb.append(':').append(iv[0]);
-                if (iv[1] != iv[0]) {
-                    sb.append('-').append(iv[1]);
-                }
-            }
+        if (!mysql.isEmpty()) {
+            sb.append(sb.isEmpty() ? "" : ",").append(mysql);
         }
         return sb.toString();
     }

@@ -16,9 +16,16 @@ public sealed interface StartPosition {
         return new FilePosition(file, position);
     }
 
-    /** A MySQL GTID set such as {@code 3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5,3E11FA47-...:7}; empty = everything. */
+    /**
+     * A MySQL GTID set such as {@code 3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5,3E11FA47-...:7}, with tags on MySQL 8.3+
+     * ({@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:mytag:1-3}); empty = everything.
+     *
+     * @throws GtidSetFormatException when the set does not parse (it names the text and the offset)
+     */
     static MySqlGtidSet mysqlGtidSet(String gtidSet) {
-        return new MySqlGtidSet(gtidSet);
+        MySqlGtidSet set = new MySqlGtidSet(gtidSet);
+        io.lanes.binlog.replication.internal.MySqlGtidSet.parse(set.gtidSet());
+        return set;
     }
 
     /** A MariaDB GTID position such as {@code 0-1-100,1-2-7}; empty = from the first binlog. */
@@ -28,6 +35,8 @@ public sealed interface StartPosition {
 
     /**
      * Parses what {@link #toString()} wrote: {@code file:NAME:POS}, {@code mysql-gtid:SET} or {@code mariadb-gtid:POS}.
+     *
+     * @throws IllegalArgumentException when malformed ({@link GtidSetFormatException} for a bad MySQL GTID set)
      */
     static StartPosition parse(String text) {
         if (text.startsWith("file:")) {
@@ -37,7 +46,7 @@ public sealed interface StartPosition {
             }
             return new FilePosition(text.substring(5, colon), Long.parseLong(text.substring(colon + 1)));
         } else if (text.startsWith("mysql-gtid:")) {
-            return new MySqlGtidSet(text.substring("mysql-gtid:".length()));
+            return mysqlGtidSet(text.substring("mysql-gtid:".length()));
         } else if (text.startsWith("mariadb-gtid:")) {
             return new MariaDbGtid(text.substring("mariadb-gtid:".length()));
         }
@@ -60,7 +69,12 @@ public sealed interface StartPosition {
         }
     }
 
-    /** A MySQL GTID set: the transactions the consumer already has. */
+    /**
+     * A MySQL GTID set: the transactions the consumer already has. The text is kept as given, less whitespace.
+     * {@link StartPosition#mysqlGtidSet} and {@link StartPosition#parse} check that it parses as MySQL reads GTID sets,
+     * tags included; this constructor does not (the stream builds one per transaction from a set it printed), so a bad
+     * set made with it fails when the client connects.
+     */
     record MySqlGtidSet(String gtidSet) implements StartPosition {
         public MySqlGtidSet {
             Objects.requireNonNull(gtidSet, "gtidSet");

@@ -1,5 +1,6 @@
 package io.lanes.examples.cli;
 
+import io.lanes.binlog.replication.StartPosition;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
@@ -12,7 +13,8 @@ import java.util.regex.Pattern;
  * command lines end up in shell history and process lists; the password comes from {@code LANES_SOURCE_PASSWORD}.
  *
  * <p>{@code gtid=} values made only of {@code domain-server-sequence} triples ({@code 0-1-5,1-2-7}) are a MariaDB GTID
- * position; anything else ({@code uuid:1-5,...}) is a MySQL GTID set. Immutable.
+ * position; anything else ({@code uuid:1-5,...}, with tags on MySQL 8.3+: {@code uuid:1-5:mytag:1-3}) is a MySQL GTID
+ * set, checked as MySQL reads it. {@code :} and {@code ,} may be given as is or %-escaped. Immutable.
  *
  * @param user replication user
  * @param hostAndPort {@code HOST:PORT} (port 3306 when the URL has none)
@@ -107,7 +109,13 @@ record SourceUrl(String user, String hostAndPort, String start) {
                 throw new IllegalArgumentException("--source mysql://...: gtid= is empty (give a GTID set or position, "
                         + "or file=NAME&pos=4 to start at the beginning of a file)");
             }
-            return (MARIADB_GTID.matcher(set).matches() ? "mariadb-gtid:" : "mysql-gtid:") + set;
+            String start = (MARIADB_GTID.matcher(set).matches() ? "mariadb-gtid:" : "mysql-gtid:") + set;
+            try {
+                StartPosition.parse(start); // a MySQL set may have tags (uuid:1-5:tag:1-3); a bad one names its offset
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--source mysql://...: the gtid= value: " + e.getMessage(), e);
+            }
+            return start;
         }
         if (file == null && pos == null) {
             return null;

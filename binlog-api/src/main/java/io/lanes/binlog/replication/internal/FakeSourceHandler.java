@@ -555,10 +555,18 @@ public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
         for (int i = 0; i < state.files.size(); i++) {
             byte[] b = state.files.get(i).bytes();
             for (int off = 4; off + EVENT_HEADER_LENGTH <= b.length; off += (int) Wire.u32(b, off + EVENT_SIZE_OFFSET)) {
-                if ((b[off + EVENT_TYPE_OFFSET] & 0xff) == GTID_LOG_EVENT) {
+                int type = b[off + EVENT_TYPE_OFFSET] & 0xff;
+                if (type == GTID_LOG_EVENT) {
                     String uuid = MySqlGtidSet.uuidText(b, off + EVENT_HEADER_LENGTH + 1);
                     long gno = Wire.u64(b, off + EVENT_HEADER_LENGTH + 17);
                     if (!have.contains(uuid, gno)) {
+                        return new long[] {i, off};
+                    }
+                } else if (type == GTID_TAGGED_LOG_EVENT) {
+                    // the first transaction, tagged or not, whose GTID the replica lacks (a tag is part of the GTID)
+                    int end = off + (int) Wire.u32(b, off + EVENT_SIZE_OFFSET) - (state.checksums ? 4 : 0);
+                    MySqlGtidSet.TaggedGtid g = MySqlGtidSet.readTaggedGtidEvent(b, off + EVENT_HEADER_LENGTH, end);
+                    if (!have.contains(g.uuid(), g.tag(), g.gno())) {
                         return new long[] {i, off};
                     }
                 }

@@ -1,6 +1,8 @@
 package io.lanes.binlog.replication.internal;
 
+import io.lanes.binlog.replication.GtidSetFormatException;
 import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -8,56 +10,64 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A mutable MySQL GTID set (untagged): per source UUID, sorted disjoint intervals of transaction numbers. Parses and
- * prints the server's text form ({@code uuid:1-5:7,uuid2:1-3}) and writes the binary form COM_BINLOG_DUMP_GTID carries.
- * Not thread-safe.
+ * A mutable MySQL GTID set: per source UUID and tag (MySQL 8.3+; untagged is the empty tag), sorted disjoint intervals of
+ * transaction numbers. Parses and prints the server's text form and reads and writes the binary form that
+ * COM_BINLOG_DUMP_GTID and PREVIOUS_GTIDS carry. Not thread-safe.
+ *
+ * <p>Text form, as MySQL's {@code Gtid_set::add_gtid_text} reads it: elements separated by commas (empty ones allowed);
+ * each element is a UUID (8-4-4-4-12 hex digits, any case) followed by {@code :}-separated items, each either a tag,
+ * which applies to the intervals after it, or an interval {@code N} or {@code N-M}. A tag is 1 to 32 characters
+ * {@code [A-Za-z_][A-Za-z0-9_]*}, lower-cased as MySQL stores it. Whitespace is allowed around the items.
+ * Stricter than the server in two ways, so that no text is silently read differently: numbers must be plain decimal
+ * without leading zeros (the server reads {@code 010} as octal and {@code 0x10} as hex) and an interval must not end
+ * before it starts (the server ignores {@code 5-3}).
+ *
+ * <p>Printed as MySQL prints it, without the newline the server puts after each comma: sources ordered by UUID, each
+ * UUID once with its untagged intervals first and then each tag (alphabetical) with its intervals:
+ * {@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:7:mytag:1-3,4e11fa47-71ca-11e1-9e33-c80aa9429562:3}.
  */
 public final class MySqlGtidSet {
-    /** uuid (lower case, with dashes) -> intervals as [start, end) pairs, sorted and disjoint. */
-    private final TreeMap<String, List<long[]>> sets = new TreeMap<>();
+    /** Longest tag MySQL accepts. */
+    public static final int TAG_MAX_LENGTH = 32;
+    /** The first transaction number MySQL no longer accepts (GNO_END = INT64_MAX). */
+    private static final long GNO_END = Long.MAX_VALUE;
+    /** Format byte of the tagged binary encoding (MySQL's Gtid_format::tagged). */
+    private static final int FORMAT_TAGGED = 1;
 
+    /** A source: UUID (lower case, with dashes) and tag (lower case; empty when untagged). */
+    private record Tsid(String uuid, String tag) implements Comparable<Tsid> {
+        @Override
+        public int compareTo(Tsid o) {
+            int c = uuid.compareTo(o.uuid);
+            return c != 0 ? c : tag.compareTo(o.tag);
+        }
+    }
+
+    /** source -> intervals as [start, end) pairs, sorted and disjoint; never empty. */
+    private final TreeMap<Tsid, List<long[]>> sets = new TreeMap<>();
+
+    /** Parses the text form. @throws GtidSetFormatException naming the text and the offset of the first bad character */
     public static MySqlGtidSet parse(String text) {
-        MySqlGtidSet set = new MySqlGtidSet();
-        String t = text.replaceAll("\\s", "");
-        if (t.isEmpty()) {
-            return set;
-        }
-        for (String part : t.split(",")) {
-            String[] fields = part.split(":");
-            if (fields.length < 2) {
-                throw new IllegalArgumentException("bad GTID set element '" + part + "' (expected uuid:interval[:interval])");
-            }
-            String uuid = normaliseUuid(fields[0]);
-            for (int i = 1; i < fields.length; i++) {
-                String f = fields[i];
-                if (!f.matches("\\d+(-\\d+)?")) {
-                    throw new IllegalArgumentException("bad GTID interval '" + f + "' in '" + part
-                            + "' (tagged GTIDs are not supported)");
-                }
-                int dash = f.indexOf('-');
-                long start = Long.parseLong(dash < 0 ? f : f.substring(0, dash));
-                long end = dash < 0 ? start : Long.parseLong(f.substring(dash + 1));
-                if (start < 1 || end < start) {
-                    throw new IllegalArgumentException("bad GTID interval '" + f + "' in '" + part + "'");
-                }
-                set.addInterval(uuid, start, end + 1);
-            }
-        }
-        return set;
+        return new Parser(text).parse();
     }
 
-    private static String normaliseUuid(String s) {
-        String hex = s.replace("-", "").toLowerCase(Locale.ROOT);
-        if (!hex.matches("[0-9a-f]{32}")) {
-            throw new IllegalArgumentException("bad server UUID '" + s + "' in GTID set");
-        }
-        return hex.substring(0, 8) + "-" + hex.substring(8, 12) + "-" + hex.substring(12, 16) + "-"
-                + hex.substring(16, 20) + "-" + hex.substring(20);
-    }
-
-    /** Adds one transaction; {@code uuid} is 16 raw bytes as in a GTID event. */
+    /** Adds one untagged transaction; {@code uuid16} is 16 raw bytes as in a GTID event. */
     public void add(byte[] uuid16, int offset, long gno) {
-        addInterval(uuidText(uuid16, offset), gno, gno + 1);
+        add(uuidText(uuid16, offset), "", gno);
+    }
+
+    /**
+     * Adds one transaction.
+     *
+     * @param uuid the source UUID in its text form (any case)
+     * @param tag the tag, or null or empty for an untagged GTID
+     */
+    public void add(String uuid, String tag, long gno) {
+        if (gno < 1 || gno >= GNO_END) {
+            throw new IllegalArgumentException("GTID transaction number " + gno + " is out of range 1.."
+                    + (GNO_END - 1));
+        }
+        addInterval(new Tsid(normaliseUuid(uuid), normaliseTag(tag)), gno, gno + 1);
     }
 
     /** The text form of 16 raw UUID bytes. */
@@ -73,8 +83,14 @@ public final class MySqlGtidSet {
         return sb.toString();
     }
 
+    /** Whether the untagged GTID {@code uuid:gno} is in the set. */
     public boolean contains(String uuid, long gno) {
-        List<long[]> list = sets.get(normaliseUuid(uuid));
+        return contains(uuid, null, gno);
+    }
+
+    /** Whether {@code uuid[:tag]:gno} is in the set; a null or empty tag is the untagged GTID. */
+    public boolean contains(String uuid, String tag, long gno) {
+        List<long[]> list = sets.get(new Tsid(normaliseUuid(uuid), normaliseTag(tag)));
         if (list == null) {
             return false;
         }
@@ -86,8 +102,27 @@ public final class MySqlGtidSet {
         return false;
     }
 
-    private void addInterval(String uuid, long start, long end) {
-        List<long[]> list = sets.computeIfAbsent(uuid, k -> new ArrayList<>());
+    public boolean isEmpty() {
+        return sets.isEmpty();
+    }
+
+    /** Whether any transaction in the set is tagged (and so the binary form is the tagged one). */
+    public boolean hasTags() {
+        for (Tsid t : sets.keySet()) {
+            if (!t.tag.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Adds every transaction of {@code other}. */
+    public void addAll(MySqlGtidSet other) {
+        other.sets.forEach((k, v) -> v.forEach(iv -> addInterval(k, iv[0], iv[1])));
+    }
+
+    private void addInterval(Tsid source, long start, long end) {
+        List<long[]> list = sets.computeIfAbsent(source, k -> new ArrayList<>());
         // fast path: appending at the end, the common case while following a stream
         if (!list.isEmpty()) {
             long[] last = list.get(list.size() - 1);
@@ -111,13 +146,28 @@ public final class MySqlGtidSet {
         list.addAll(merged);
     }
 
-    /** The binary form: n_sids, then per source its 16-byte UUID, n_intervals and [start, end) pairs, all little-endian. */
+    // ------------------------------------------------------------------------------------------------ binary form
+
+    /**
+     * The binary form (all integers little-endian). Untagged sets use the original format, which every server reads:
+     * n_sids (8 bytes), then per source its 16-byte UUID, n_intervals (8 bytes) and [start, end) pairs (8 + 8 bytes).
+     * A set with any tag uses MySQL 8.3+'s tagged format: the first 8 bytes are {@code (1 << 56) | (n_sids << 8) | 1}
+     * and every source, untagged ones too, has its tag after the UUID as a serialization-library variable-length
+     * length and the tag's bytes (length 0 when untagged).
+     */
     public void encode(ByteBuf out) {
-        out.writeLongLE(sets.size());
-        for (Map.Entry<String, List<long[]>> e : sets.entrySet()) {
-            String hex = e.getKey().replace("-", "");
+        boolean tagged = hasTags();
+        long n = sets.size();
+        out.writeLongLE(tagged ? ((long) FORMAT_TAGGED << 56) | (n << 8) | FORMAT_TAGGED : n);
+        for (Map.Entry<Tsid, List<long[]>> e : sets.entrySet()) {
+            String hex = e.getKey().uuid.replace("-", "");
             for (int i = 0; i < 16; i++) {
                 out.writeByte(Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16));
+            }
+            if (tagged) {
+                byte[] tag = e.getKey().tag.getBytes(StandardCharsets.US_ASCII);
+                writeVarLen(out, tag.length);
+                out.writeBytes(tag);
             }
             out.writeLongLE(e.getValue().size());
             for (long[] iv : e.getValue()) {
@@ -126,35 +176,367 @@ public final class MySqlGtidSet {
         }
     }
 
+    /** The number of bytes {@link #encode} writes. */
     public int encodedLength() {
+        boolean tagged = hasTags();
         int n = 8;
-        for (List<long[]> l : sets.values()) {
-            n += 16 + 8 + 16 * l.size();
+        for (Map.Entry<Tsid, List<long[]>> e : sets.entrySet()) {
+            n += 16 + 8 + 16 * e.getValue().size();
+            if (tagged) {
+                int len = e.getKey().tag.length();
+                n += varLenSize(len) + len;
+            }
         }
         return n;
     }
 
-    /** Reads the binary form (used by the fake server). */
+    /** Reads the binary form, either format (used by the fake server). @throws ProtocolException when malformed */
     public static MySqlGtidSet decode(ByteBuf in) {
         MySqlGtidSet set = new MySqlGtidSet();
         Wire.need(in, 8, "GTID set");
-        long n = in.readLongLE();
+        long word = in.readLongLE();
+        int format = (int) (word >>> 56);
+        if (format > FORMAT_TAGGED) {
+            throw new ProtocolException("unknown GTID set encoding format " + format);
+        }
+        boolean tagged = format == FORMAT_TAGGED;
+        long n = tagged ? (word >>> 8) & 0xffff_ffff_ffffL : word;
         for (long s = 0; s < n; s++) {
-            Wire.need(in, 24, "GTID set");
+            Wire.need(in, tagged ? 25 : 24, "GTID set");
             byte[] uuid = new byte[16];
             in.readBytes(uuid);
+            String tag = "";
+            if (tagged) {
+                long len = readVarLen(in);
+                if (len > TAG_MAX_LENGTH) {
+                    throw new ProtocolException("GTID tag of " + len + " bytes (at most " + TAG_MAX_LENGTH + ")");
+                }
+                Wire.need(in, len, "GTID set");
+                tag = in.readCharSequence((int) len, StandardCharsets.ISO_8859_1).toString();
+                if (!tag.isEmpty() && !isTag(tag)) {
+                    throw new ProtocolException("bad GTID tag '" + tag + "' in a GTID set");
+                }
+            }
+            Wire.need(in, 8, "GTID set");
             long intervals = in.readLongLE();
-            Wire.need(in, intervals * 16, "GTID set");
+            if (intervals < 0 || intervals > in.readableBytes() / 16) {
+                throw new ProtocolException("GTID set claims " + intervals + " intervals in " + in.readableBytes()
+                        + " bytes");
+            }
+            Tsid source = new Tsid(uuidText(uuid, 0), tag.toLowerCase(Locale.ROOT));
             for (long i = 0; i < intervals; i++) {
                 long start = in.readLongLE();
                 long end = in.readLongLE();
                 if (start < 1 || end <= start) {
                     throw new ProtocolException("bad GTID interval [" + start + ", " + end + ")");
                 }
-                set.addInterval(uuidText(uuid, 0), start, end);
+                set.addInterval(source, start, end);
             }
         }
         return set;
+    }
+
+    /** MySQL's serialization-library unsigned variable-length integer (1 to 9 bytes). */
+    static void writeVarLen(ByteBuf out, long v) {
+        int n = varLenSize(v);
+        if (n == 9) {
+            out.writeByte(0xff).writeLongLE(v);
+            return;
+        }
+        // the low n - 1 bits of the first byte are ones followed by a zero; the value follows, little-endian
+        long word = (v << n) | ((1L << (n - 1)) - 1);
+        for (int i = 0; i < n; i++) {
+            out.writeByte((int) (word >>> (8 * i)));
+        }
+    }
+
+    static int varLenSize(long v) {
+        for (int n = 1; n <= 8; n++) {
+            if (Long.compareUnsigned(v, 1L << (7 * n)) < 0) {
+                return n;
+            }
+        }
+        return 9;
+    }
+
+    static long readVarLen(ByteBuf in) {
+        Wire.need(in, 1, "variable-length integer");
+        int first = in.readUnsignedByte();
+        int n = Integer.numberOfTrailingZeros(~first) + 1;
+        if (n == 1) {
+            return first >>> 1;
+        }
+        if (n >= 9) {
+            Wire.need(in, 8, "variable-length integer");
+            return in.readLongLE();
+        }
+        Wire.need(in, n - 1, "variable-length integer");
+        long rest = 0;
+        for (int i = 0; i < n - 1; i++) {
+            rest |= (long) in.readUnsignedByte() << (8 * i);
+        }
+        return (first >>> n) | (rest << (8 - n));
+    }
+
+    // ---------------------------------------------------------------------------------------- GTID_TAGGED events
+
+    /** The identity a GTID_TAGGED event (type 42) carries. */
+    public record TaggedGtid(String uuid, String tag, long gno) {
+        @Override
+        public String toString() {
+            return tag.isEmpty() ? uuid + ":" + gno : uuid + ":" + tag + ":" + gno;
+        }
+    }
+
+    /**
+     * Reads the source UUID, tag and transaction number of a GTID_TAGGED event whose serialized body (MySQL 8.3+'s
+     * serialization library: format version, payload size, last non-ignorable field, then numbered fields) is
+     * {@code ev[from, to)}: field 1 is the UUID as 16 variable-length bytes, 2 the zig-zag transaction number, 3 the
+     * tag as a variable-length length and its bytes. The fields after those are not needed here and not read.
+     *
+     * @throws ProtocolException when the body is truncated or the identity fields are missing or out of range
+     */
+    public static TaggedGtid readTaggedGtidEvent(byte[] ev, int from, int to) {
+        int[] pos = {from};
+        readVarLen(ev, pos, to); // format version
+        long payload = readVarLen(ev, pos, to);
+        if (payload > to - from) {
+            throw new ProtocolException("GTID_TAGGED payload of " + payload + " bytes exceeds the event's " + (to - from));
+        }
+        int end = from + (int) payload;
+        readVarLen(ev, pos, end); // last non-ignorable field
+        String uuid = null;
+        String tag = "";
+        long gno = 0;
+        boolean haveGno = false;
+        while (pos[0] < end) {
+            long field = readVarLen(ev, pos, end);
+            if (field == 0) {
+                readVarLen(ev, pos, end); // flags
+            } else if (field == 1) {
+                byte[] u = new byte[16];
+                for (int i = 0; i < 16; i++) {
+                    long v = readVarLen(ev, pos, end);
+                    if (v > 255) {
+                        throw new ProtocolException("GTID_TAGGED UUID byte " + v + " out of range");
+                    }
+                    u[i] = (byte) v;
+                }
+                uuid = uuidText(u, 0);
+            } else if (field == 2) {
+                long z = readVarLen(ev, pos, end);
+                gno = (z >>> 1) ^ -(z & 1);
+                haveGno = true;
+            } else if (field == 3) {
+                long len = readVarLen(ev, pos, end);
+                if (len > TAG_MAX_LENGTH || len > end - pos[0]) {
+                    throw new ProtocolException("GTID_TAGGED tag of " + len + " bytes");
+                }
+                tag = new String(ev, pos[0], (int) len, StandardCharsets.ISO_8859_1);
+                pos[0] += (int) len;
+                if (!tag.isEmpty() && !isTag(tag)) {
+                    throw new ProtocolException("GTID_TAGGED event with a bad tag '" + tag + "'");
+                }
+                break; // the identity is complete: the fields after it (logical clock, timestamps...) are not needed
+            } else {
+                break; // a field after the identity
+            }
+        }
+        if (uuid == null || !haveGno) {
+            throw new ProtocolException("GTID_TAGGED event without " + (uuid == null ? "a source UUID" : "a GNO"));
+        }
+        if (gno < 1 || gno >= GNO_END) {
+            throw new ProtocolException("GTID_TAGGED event with transaction number " + gno);
+        }
+        return new TaggedGtid(uuid, tag.toLowerCase(Locale.ROOT), gno);
+    }
+
+    private static long readVarLen(byte[] b, int[] pos, int end) {
+        int p = pos[0];
+        if (p >= end) {
+            throw new ProtocolException("GTID_TAGGED event truncated");
+        }
+        int first = b[p] & 0xff;
+        int n = Math.min(9, Integer.numberOfTrailingZeros(~first) + 1);
+        if (p + n > end) {
+            throw new ProtocolException("GTID_TAGGED event truncated");
+        }
+        pos[0] = p + n;
+        if (n == 1) {
+            return first >>> 1;
+        }
+        long rest = 0;
+        for (int i = 1; i < n; i++) {
+            rest |= (long) (b[p + i] & 0xff) << (8 * (i - 1));
+        }
+        return n == 9 ? rest : (first >>> n) | (rest << (8 - n));
+    }
+
+    // ------------------------------------------------------------------------------------------------ text form
+
+    /** Whether {@code s} is a valid tag (either case): 1-32 of {@code [A-Za-z_][A-Za-z0-9_]*}. */
+    public static boolean isTag(String s) {
+        if (s.isEmpty() || s.length() > TAG_MAX_LENGTH || !isTagStart(s.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < s.length(); i++) {
+            if (!isTagPart(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isTagStart(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    }
+
+    private static boolean isTagPart(char c) {
+        return isTagStart(c) || (c >= '0' && c <= '9');
+    }
+
+    private static String normaliseTag(String tag) {
+        if (tag == null || tag.isEmpty()) {
+            return "";
+        }
+        if (!isTag(tag)) {
+            throw new IllegalArgumentException("bad GTID tag '" + tag + "' (1-32 characters [a-z_][a-z0-9_]*)");
+        }
+        return tag.toLowerCase(Locale.ROOT);
+    }
+
+    private static String normaliseUuid(String s) {
+        if (!isUuid(s, 0)) {
+            throw new IllegalArgumentException("bad server UUID '" + s + "' (expected 8-4-4-4-12 hex digits)");
+        }
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether the 36 characters at {@code at} are a UUID in the 8-4-4-4-12 form. */
+    private static boolean isUuid(String s, int at) {
+        if (s.length() - at < 36) {
+            return false;
+        }
+        for (int i = 0; i < 36; i++) {
+            char c = s.charAt(at + i);
+            boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
+            if (dash ? c != '-' : Character.digit(c, 16) < 0 || c > 'f') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The reader of the text form; offsets in its errors are offsets in the text given. */
+    private static final class Parser {
+        private final String text;
+        private int i;
+        private final MySqlGtidSet set = new MySqlGtidSet();
+
+        Parser(String text) {
+            this.text = java.util.Objects.requireNonNull(text, "text");
+        }
+
+        MySqlGtidSet parse() {
+            skipSpace();
+            while (true) {
+                while (peek() == ',') {
+                    i++;
+                    skipSpace();
+                }
+                if (i >= text.length()) {
+                    return set;
+                }
+                element();
+                if (i < text.length() && peek() != ',') {
+                    throw error("expected ':', ',' or the end");
+                }
+            }
+        }
+
+        /** {@code uuid(:tag|:interval)*}. */
+        private void element() {
+            if (!isUuid(text, i)) {
+                throw error("expected a server UUID (8-4-4-4-12 hex digits)");
+            }
+            String uuid = text.substring(i, i + 36).toLowerCase(Locale.ROOT);
+            i += 36;
+            Tsid source = new Tsid(uuid, "");
+            skipSpace();
+            while (peek() == ':') {
+                i++;
+                skipSpace();
+                if (isTagStart(peek())) {
+                    int start = i;
+                    while (isTagPart(peek())) {
+                        i++;
+                    }
+                    if (i - start > TAG_MAX_LENGTH) {
+                        i = start + TAG_MAX_LENGTH;
+                        throw error("a tag has at most " + TAG_MAX_LENGTH + " characters");
+                    }
+                    source = new Tsid(uuid, text.substring(start, i).toLowerCase(Locale.ROOT));
+                    skipSpace();
+                    if (i < text.length() && peek() != ':' && peek() != ',') {
+                        throw error("a tag is letters, digits and '_' (not starting with a digit), followed by ':', ','"
+                                + " or the end");
+                    }
+                } else {
+                    long start = number();
+                    long end = start;
+                    if (peek() == '-') {
+                        i++;
+                        skipSpace();
+                        int at = i;
+                        end = number();
+                        if (end < start) {
+                            i = at;
+                            throw error("the interval ends (" + end + ") before it starts (" + start + ")");
+                        }
+                    }
+                    set.addInterval(source, start, end + 1);
+                }
+            }
+        }
+
+        /** A transaction number 1..2^63-2, in plain decimal; skips the whitespace after it. */
+        private long number() {
+            int start = i;
+            if (peek() < '0' || peek() > '9') {
+                throw error("expected a tag or a transaction number");
+            }
+            if (peek() == '0') {
+                throw error(i + 1 < text.length() && Character.isLetterOrDigit(text.charAt(i + 1))
+                        ? "a number with a leading zero (the server would read it as octal or hex)"
+                        : "transaction numbers start at 1");
+            }
+            long v = 0;
+            while (peek() >= '0' && peek() <= '9') {
+                int d = peek() - '0';
+                if (v > (GNO_END - 1 - d) / 10) {
+                    i = start;
+                    throw error("transaction number out of range (at most " + (GNO_END - 1) + ")");
+                }
+                v = v * 10 + d;
+                i++;
+            }
+            skipSpace();
+            return v;
+        }
+
+        private char peek() {
+            return i < text.length() ? text.charAt(i) : '\0';
+        }
+
+        private void skipSpace() {
+            while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+                i++;
+            }
+        }
+
+        private GtidSetFormatException error(String problem) {
+            return new GtidSetFormatException(text, i, problem);
+        }
     }
 
     public MySqlGtidSet copy() {
@@ -168,13 +550,31 @@ public final class MySqlGtidSet {
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof MySqlGtidSet other && toString().equals(other.toString());
+    }
+
+    @Override
+    public int hashCode() {
+        return toString().hashCode();
+    }
+
+    @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        for (Map.Entry<String, List<long[]>> e : sets.entrySet()) {
-            if (sb.length() > 0) {
-                sb.append(',');
+        String lastUuid = null;
+        for (Map.Entry<Tsid, List<long[]>> e : sets.entrySet()) {
+            Tsid t = e.getKey();
+            if (!t.uuid.equals(lastUuid)) {
+                if (lastUuid != null) {
+                    sb.append(',');
+                }
+                sb.append(t.uuid);
+                lastUuid = t.uuid;
             }
-            sb.append(e.getKey());
+            if (!t.tag.isEmpty()) {
+                sb.append(':').append(t.tag);
+            }
             for (long[] iv : e.getValue()) {
                 sb.append(':').append(iv[0]);
                 if (iv[1] - 1 > iv[0]) {

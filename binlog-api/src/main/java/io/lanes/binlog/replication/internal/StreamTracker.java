@@ -48,7 +48,9 @@ public final class StreamTracker {
     private long pendingDomain = -1;
     private long pendingServer;
     private long pendingSequence;
-    private byte[] pendingUuid;
+    /** The MySQL GTID of the transaction in progress (uuid text, tag or "" when untagged, gno), or null. */
+    private String pendingUuid;
+    private String pendingTag;
     private long pendingGno;
 
     private Object skipKey;
@@ -72,6 +74,7 @@ public final class StreamTracker {
             pos = 4;
         } else {
             mode = Mode.MYSQL_GTID;
+            // throws GtidSetFormatException (an IllegalArgumentException) for a set that does not parse
             mySqlSet = MySqlGtidSet.parse(((StartPosition.MySqlGtidSet) start).gtidSet());
             mariaDbState = null;
             pos = 4;
@@ -197,13 +200,34 @@ public final class StreamTracker {
                 }
             }
             case GTID_LOG_EVENT, ANONYMOUS_GTID_LOG_EVENT, GTID_TAGGED_LOG_EVENT -> {
-                beginTransaction(type == GTID_LOG_EVENT && bodyEnd >= EVENT_HEADER_LENGTH + 25
-                        ? new MySqlGtidKey(MySqlGtidSet.uuidText(ev, EVENT_HEADER_LENGTH + 1),
-                                Wire.u64(ev, EVENT_HEADER_LENGTH + 17))
-                        : new FileKey(eventFile, eventPos), false);
-                if (type == GTID_LOG_EVENT && mySqlSet != null && bodyEnd >= EVENT_HEADER_LENGTH + 25) {
-                    pendingUuid = java.util.Arrays.copyOfRange(ev, EVENT_HEADER_LENGTH + 1, EVENT_HEADER_LENGTH + 17);
-                    pendingGno = Wire.u64(ev, EVENT_HEADER_LENGTH + 17);
+                String uuid = null;
+                String tag = "";
+                long gno = 0;
+                if (type == GTID_LOG_EVENT && bodyEnd >= EVENT_HEADER_LENGTH + 25) {
+                    uuid = MySqlGtidSet.uuidText(ev, EVENT_HEADER_LENGTH + 1);
+                    gno = Wire.u64(ev, EVENT_HEADER_LENGTH + 17);
+                } else if (type == GTID_TAGGED_LOG_EVENT) {
+                    // no post-header: the body is the serialized event (uuid, gno and tag among its fields)
+                    try {
+                        MySqlGtidSet.TaggedGtid g = MySqlGtidSet.readTaggedGtidEvent(ev, EVENT_HEADER_LENGTH, bodyEnd);
+                        uuid = g.uuid();
+                        tag = g.tag();
+                        gno = g.gno();
+                    } catch (ProtocolException e) {
+                        if (mySqlSet != null) {
+                            throw protocol(e.getMessage()); // its GTID must go into the resume set
+                        }
+                    }
+                }
+                if (mySqlSet != null && uuid != null && (gno < 1 || gno == Long.MAX_VALUE)) {
+                    throw protocol("GTID event with transaction number " + Long.toUnsignedString(gno));
+                }
+                beginTransaction(uuid != null ? new MySqlGtidKey(uuid, tag, gno) : new FileKey(eventFile, eventPos),
+                        false);
+                if (uuid != null && mySqlSet != null) {
+                    pendingUuid = uuid;
+                    pendingTag = tag;
+                    pendingGno = gno;
                 }
                 partOfTransaction = true;
             }
@@ -282,10 +306,10 @@ public final class StreamTracker {
         }
     }
 
-    private record MySqlGtidKey(String uuid, long gno) {
+    private record MySqlGtidKey(String uuid, String tag, long gno) {
         @Override
         public String toString() {
-            return uuid + ":" + gno;
+            return tag.isEmpty() ? uuid + ":" + gno : uuid + ":" + tag + ":" + gno;
         }
     }
 
@@ -308,7 +332,7 @@ public final class StreamTracker {
             mariaDbState.set(pendingDomain, pendingServer, pendingSequence);
         }
         if (pendingUuid != null && mySqlSet != null) {
-            mySqlSet.add(pendingUuid, 0, pendingGno);
+            mySqlSet.add(pendingUuid, pendingTag, pendingGno);
         }
         pendingDomain = -1;
         pendingUuid = null;
@@ -319,7 +343,8 @@ public final class StreamTracker {
             case MARIADB_GTID:
                 return StartPosition.mariaDbGtid(mariaDbState.toString());
             case MYSQL_GTID:
-                return StartPosition.mysqlGtidSet(mySqlSet.toString());
+                // the record's constructor: the set printed itself, so it needs no parsing on every transaction
+                return new StartPosition.MySqlGtidSet(mySqlSet.toString());
             default:
                 if (file == null || pos < 4) {
                     return boundary;

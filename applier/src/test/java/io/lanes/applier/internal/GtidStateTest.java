@@ -1,0 +1,54 @@
+package io.lanes.applier.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.lanes.binlog.MariaGtid;
+import io.lanes.binlog.MysqlGtid;
+import io.lanes.binlog.replication.StartPosition;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The applier's GTID state with MySQL 8.3+ tagged GTIDs, and seeded with where a stream starts. */
+class GtidStateTest {
+    static final UUID A = UUID.fromString("3e11fa47-71ca-11e1-9e33-c80aa9429562");
+    static final UUID B = UUID.fromString("4e11fa47-71ca-11e1-9e33-c80aa9429562");
+
+    @Test
+    void tracksTaggedGtidsAndPrintsThemAsMySqlDoes() {
+        GtidState s = new GtidState();
+        s.add(new MysqlGtid(B, null, 3));
+        s.add(new MysqlGtid(A, "tb", 5));
+        s.add(new MysqlGtid(A, "ta", 1));
+        s.add(new MysqlGtid(A, "ta", 2));
+        s.add(new MysqlGtid(A, null, 1));
+        s.add(new MysqlGtid(A, null, 2));
+        s.add(new MysqlGtid(A, null, 3));
+        s.add(new MysqlGtid(A, "tb", 6));
+        s.add(new MysqlGtid(A, "TB", 8));
+        // each UUID once: untagged intervals first, then the tags in order
+        assertEquals(A + ":1-3:ta:1-2:tb:5-6:8," + B + ":3", s.toString());
+        // what it prints is a start position a stream accepts
+        assertEquals("mysql-gtid:" + s, StartPosition.mysqlGtidSet(s.toString()).toString());
+        assertThrows(IllegalArgumentException.class, () -> s.add(new MysqlGtid(A, null, 0)));
+        assertThrows(IllegalArgumentException.class, () -> s.add(new MysqlGtid(A, "9x", 1)));
+    }
+
+    @Test
+    void aStreamStartingFromAGtidStateCarriesIt() {
+        GtidState mysql = new GtidState();
+        mysql.seed(StartPosition.mysqlGtidSet(A + ":1-13:MyTag:1-2," + B + ":1-5"));
+        mysql.add(new MysqlGtid(A, "mytag", 3));
+        mysql.add(new MysqlGtid(B, null, 6));
+        assertEquals(A + ":1-13:mytag:1-3," + B + ":1-6", mysql.toString());
+
+        GtidState maria = new GtidState();
+        maria.seed(StartPosition.mariaDbGtid("0-1-55,1-2-7"));
+        maria.add(new MariaGtid(0, 1, 56));
+        assertEquals("0-1-56,1-2-7", maria.toString(), "a domain not seen since the start keeps its position");
+
+        GtidState file = new GtidState();
+        file.seed(StartPosition.file("bin.000001", 4));
+        file.seed(StartPosition.mysqlGtidSet(""));
+        assertEquals("", file.toString());
+    }
+}
