@@ -4,7 +4,7 @@ import io.lanes.binlog.Gtid;
 import io.lanes.binlog.MariaGtid;
 import io.lanes.binlog.MysqlGtid;
 import io.lanes.binlog.replication.StartPosition;
-import io.lanes.binlog.replication.internal.MySqlGtidSet;
+import io.lanes.binlog.replication.MySqlGtidAccumulator;
 import java.util.TreeMap;
 
 /**
@@ -16,7 +16,7 @@ import java.util.TreeMap;
  */
 public final class GtidState {
     private final TreeMap<Long, MariaGtid> mariaDomains = new TreeMap<>();
-    private final MySqlGtidSet mysql = new MySqlGtidSet();
+    private final MySqlGtidAccumulator mysql = new MySqlGtidAccumulator();
 
     /**
      * Adds a transaction's GTID.
@@ -40,7 +40,7 @@ public final class GtidState {
      */
     public void seed(StartPosition start) {
         if (start instanceof StartPosition.MySqlGtidSet s) {
-            mysql.addAll(MySqlGtidSet.parse(s.gtidSet()));
+            mysql.addAll(s.gtidSet());
         } else if (start instanceof StartPosition.MariaDbGtid m) {
             for (String part : m.gtidPosition().split(",")) {
                 if (part.isEmpty()) {
