@@ -73,6 +73,8 @@ public final class EngineRuntime<P> {
     private static final long WAKE_CAP_NANOS = 500_000;
     /** Work cheaper than this per transaction (and than a wake-up) packs rather than spreads; see workerForIdleKey. */
     private static final long CHEAP_NANOS = 20_000;
+    /** Up to this many workers, work that spreads goes to the exact least loaded one (else: a few sampled). */
+    private static final int EXACT_SCAN_WORKERS = 64;
     /** A hot worker in one step for longer than this (and 8 times the usual) gets no more cheap work for now. */
     private static final long HOT_STEP_NANOS = 100_000;
     /**
@@ -122,6 +124,8 @@ public final class EngineRuntime<P> {
     private volatile Worker<P>[] workers;
     private Worker<P> inline;
     private long[] dispatchedTo;
+    /** The sequence number last dispatched to each worker (the tail of its queue while it has work). */
+    private long[] lastSeqTo;
 
     private volatile int phase = NEW;
     private volatile boolean workersMayExit;
@@ -200,6 +204,7 @@ public final class EngineRuntime<P> {
         int n = Math.max(1, workerCount);
         idle = new IdleWorkers(n);
         dispatchedTo = new long[n];
+        lastSeqTo = new long[n];
         Worker<P>[] ws = new Worker[n];
         for (int i = 0; i < n; i++) {
             ws[i] = new Worker<>(i, this);
@@ -524,7 +529,8 @@ public final class EngineRuntime<P> {
             }
             return seq;
         }
-        int w = placement.worker >= 0 ? placement.worker : leastLoadedWorker();
+        int w = placement.worker >= 0 ? placement.worker
+                : task.startLwm > 0 ? workerToWaitFor(task.startLwm) : leastLoadedWorker();
         if (dispatchedTo[w] - workers[w].finished >= config.workerQueueCapacity()) {
             boolean interrupted = false;
             for (;;) {
@@ -543,6 +549,7 @@ public final class EngineRuntime<P> {
         window.dispatch(seq, w, txn.position());
         LAST_DISPATCHED.setRelease(this, seq);
         dispatchedTo[w]++;
+        lastSeqTo[w] = seq;
         Worker<P> worker = workers[w];
         worker.queue.offer(task);
         if (!worker.launched()) {
@@ -725,12 +732,25 @@ public final class EngineRuntime<P> {
                     break;
                 }
             }
-            for (int i = 0; i < 4 && bestDelay > 0 && (i < 2 || bestDelay > WAKE_CAP_NANOS); i++) {
-                int w = nextRandom(n);
-                long d = expectedDelay(w, now, wake, stalledAfter);
-                if (d < bestDelay) {
-                    best = w;
-                    bestDelay = d;
+            if (n <= EXACT_SCAN_WORKERS) {
+                // Few workers: the exact least loaded, scanning from the one after the last chosen so that ties go
+                // round, which spreads each group of a logical clock over distinct workers when queues run deep.
+                for (int i = 1; i <= n && bestDelay > 0; i++) {
+                    int w = (best + i) % n;
+                    long d = expectedDelay(w, now, wake, stalledAfter);
+                    if (d < bestDelay) {
+                        best = w;
+                        bestDelay = d;
+                    }
+                }
+            } else {
+                for (int i = 0; i < 4 && bestDelay > 0 && (i < 2 || bestDelay > WAKE_CAP_NANOS); i++) {
+                    int w = nextRandom(n);
+                    long d = expectedDelay(w, now, wake, stalledAfter);
+                    if (d < bestDelay) {
+                        best = w;
+                        bestDelay = d;
+                    }
                 }
             }
         }
@@ -769,6 +789,44 @@ public final class EngineRuntime<P> {
                 }
             }
         }
+        return best;
+    }
+
+    /**
+     * The worker for a transaction that may start only once everything up to {@code upTo} has committed (a logical
+     * clock's group, a barrier floor): the least loaded worker whose queue holds nothing after {@code upTo}, so that it
+     * never queues behind a transaction it could have run beside (with deep queues, two of one group on one worker
+     * would make every later group wait for that worker); else the least loaded. Exact for up to
+     * {@link #EXACT_SCAN_WORKERS} workers, else among a few sampled.
+     */
+    private int workerToWaitFor(long upTo) {
+        int n = workerCount;
+        if (n == 1 || (n > HOT_WORKERS && isCheap())) {
+            return leastLoadedWorker();
+        }
+        long now = System.nanoTime();
+        long measuredWake = wakeNanos;
+        long wake = Math.min(measuredWake, WAKE_CAP_NANOS);
+        long stalledAfter = Math.max(STALLED_NANOS, 4 * measuredWake);
+        int best = -1;
+        long bestDelay = Long.MAX_VALUE / 4;
+        int start = lastChosen;
+        int tries = n <= EXACT_SCAN_WORKERS ? n : 8;
+        for (int i = 1; i <= tries; i++) {
+            int w = n <= EXACT_SCAN_WORKERS ? (start + i) % n : nextRandom(n);
+            if (load(w) > 0 && lastSeqTo[w] > upTo) {
+                continue;
+            }
+            long d = expectedDelay(w, now, wake, stalledAfter);
+            if (d < bestDelay) {
+                best = w;
+                bestDelay = d;
+            }
+        }
+        if (best < 0) {
+            return leastLoadedWorker();
+        }
+        lastChosen = best;
         return best;
     }
 
