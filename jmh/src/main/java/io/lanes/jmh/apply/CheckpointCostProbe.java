@@ -38,7 +38,7 @@ import jdk.jfr.consumer.RecordingFile;
  * committed transaction: the throughput a CPU-bound apply would lose; less sensitive to other load than wall time).
  *
  * <p>Both are still noisy on a shared machine (a run is a fraction of a second; CPU time too grows under contention, and
- * on Linux it is counted in 10 ms ticks). So the probe also records JFR execution samples ({@code --jfr}, every 5 ms)
+ * on Linux it is counted in 10 ms ticks). So the probe also records JFR execution samples ({@code --jfr}, every millisecond)
  * and reports, per configuration, the share of the CPU samples whose stack holds checkpoint code (the checkpoint
  * package, the JDBC checkpoint store's load and low-water mark, the preparing of the upsert): a figure that other load
  * hardly moves. It leaves out what checkpoint rows cost indirectly (H2's commit of one more changed row, GC). The
@@ -52,7 +52,7 @@ import jdk.jfr.consumer.RecordingFile;
  * presumably], {@code --checkpoint
  * LIST} [table,none], {@code --workers LIST} [0,4], {@code --block-commit LIST} [1,64], {@code --workload NAME}
  * [uniform10], {@code --transactions N} [2000], {@code --scheduler NAME} [schema], {@code --commit-order NAME}
- * [partition], {@code --seed N} [4] (the shuffle), {@code --jfr MS} [5; 0: no JFR], {@code -o FILE}
+ * [partition], {@code --seed N} [4] (the shuffle), {@code --jfr MS} [1; 0: no JFR], {@code -o FILE}
  * [docs/bench/checkpoint-probe.json]. The JSON holds
  * the medians, every run's raw figures, the command line, the times and {@code uptime} before and after.
  */
@@ -411,7 +411,7 @@ public final class CheckpointCostProbe {
         o.put("--scheduler", "schema");
         o.put("--commit-order", "partition");
         o.put("--seed", "4");
-        o.put("--jfr", "5");
+        o.put("--jfr", "1");
         o.put("-o", DEFAULT_OUTPUT);
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("-h") || args[i].equals("--help")) {
