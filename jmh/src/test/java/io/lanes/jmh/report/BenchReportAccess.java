@@ -14,4 +14,10 @@ public final class BenchReportAccess {
     public static List<String[]> goals(String jmhJson) {
         return BenchReport.goals(BenchReport.parse(jmhJson, "test.json"));
     }
+
+    /** The goals with the checkpoint cost probe's JSON (null: none) next to the JMH results. */
+    public static List<String[]> goals(String jmhJson, String probeJson) {
+        return BenchReport.goals(BenchReport.parse(jmhJson, "test.json"), List.of(),
+                probeJson == null ? null : BenchReport.parseProbe(probeJson));
+    }
 }
