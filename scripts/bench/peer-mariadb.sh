@@ -2,7 +2,7 @@
 # Side by side with MariaDB's own parallel replica, on the seed MTS workload (sysbench oltp_update_index over N schemas).
 #   scripts/bench/peer-mariadb.sh [--schemas 10] [--rows 10000] [--per-schema 10000] [--threads "0 1 2 4 10 16"]
 #                                 [--flush "1 2"] [--block-commit 64] [--scheduler schema] [--commit-order partition]
-#                                 [--label full]
+#                                 [--label full] [--lanes-jvm "default c1"]
 # Defaults are the full run (10 x 10,000 rows, 100,000 transactions). A small run, e.g.:
 #   scripts/bench/peer-mariadb.sh --rows 1000 --per-schema 200 --threads "0 4" --label smoke
 # 1. A source mariadbd (binlog ROW) gets the schemas and rows (sysbench prepare, binlog .000001), then the update
@@ -15,13 +15,16 @@
 # Every run's final state (per-schema SUM(k)) is compared with the source's. Needs mariadbd/mariadb/mariadb-binlog,
 # sysbench (apt-get install -y sysbench), python3 (free ports), examples/target/lanes.jar (mvn -pl examples -am package).
 # KEEP_WORKLOAD=DIR keeps the two source binlogs (prepare, workload) in DIR.
+# --lanes-jvm: the JVM settings Lanes runs under, each a series of its own: default (plain `java -jar`), c1
+#   (-XX:TieredStopAtLevel=1 -XX:+UseSerialGC: the C1 compiler only, one GC thread; on 2 cores shared with the target
+#   server, C2's compile threads took about 5 s of CPU in a 10-15 s run).
 # LANES_TARGET_URL_OPTIONS (e.g. '?useServerPrepStmts=true') is appended to the target's JDBC URL, for probes.
 # Servers run on free loopback ports in a temporary directory, removed at the end.
 # Output: docs/bench/peer-mariadb.tsv, peer-mariadb-run.txt, peer-mariadb-lanes.jsonl (Lanes's JSON summaries, with
 # per-worker statistics); then docs/benchmarks.md is regenerated.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-schemas=10; rows=10000; per_schema=10000; threads="0 1 2 4 10 16"; flushes="1 2"; block=64; scheduler=schema; order=partition; label=full
+schemas=10; rows=10000; per_schema=10000; threads="0 1 2 4 10 16"; flushes="1 2"; block=64; scheduler=schema; order=partition; label=full; jvms=default
 while [ $# -gt 0 ]; do
   case "$1" in
     --schemas) schemas=$2; shift 2;;
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --scheduler) scheduler=$2; shift 2;;
     --commit-order) order=$2; shift 2;; # partition (the Lanes default): source order within each schema; strict: global source order, as both MariaDB modes commit
     --label) label=$2; shift 2;;
+    --lanes-jvm) jvms=$2; shift 2;;
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
@@ -109,7 +113,7 @@ printf 'system\tmode\tthreads\tflush\ttransactions\tseconds\ttps\tfinal state\n'
   echo "kind: $label$([ "$label" = smoke ] && echo ' (a small run on a loaded machine: NOISY, proves the script works)')"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); load: $(uptime)"
   echo "workload: $schemas schemas x $rows rows, $txns update_index transactions (sysbench, 10 threads per schema)"
-  echo "command: scripts/bench/peer-mariadb.sh --schemas $schemas --rows $rows --per-schema $per_schema --threads \"$threads\" --flush \"$flushes\" --block-commit $block --scheduler $scheduler --commit-order $order --label $label"
+  echo "command: scripts/bench/peer-mariadb.sh --schemas $schemas --rows $rows --per-schema $per_schema --threads \"$threads\" --flush \"$flushes\" --block-commit $block --scheduler $scheduler --commit-order $order --label $label --lanes-jvm \"$jvms\""
   echo "lanes: java -jar $jar apply --source <src-bin.000002> --target jdbc:mariadb://127.0.0.1:PORT/ --target-user root --scheduler $scheduler --workers N --block-commit $block --commit-order $order --json"
   echo "mariadb: $(mariadbd --version)"
 } > "$out/peer-mariadb-run.txt.new"
@@ -138,17 +142,24 @@ for flush in $flushes; do
       echo "$line" | tee -a "$tsv"
       stop run
     done
-    rm -rf "$root/run"; cp -a "$root/base" "$root/run"
-    start run "$run_port" --server-id=3 --innodb-flush-log-at-trx-commit="$flush"
-    json=$(java -jar "$jar" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/${LANES_TARGET_URL_OPTIONS:-}" --target-user root \
-      --scheduler "$scheduler" --workers "$t" --block-commit "$block" --commit-order "$order" --json | tail -1)
-    echo "$json" >> "$out/peer-mariadb-lanes.jsonl.new"
-    same=$(check "$root/run.sock")
-    line=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); n=j.get("transactions"); s=j.get("seconds");
+    for jvm in $jvms; do
+      case "$jvm" in
+        default) jopts=(); suffix="";;
+        c1) jopts=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC); suffix="/jvm-c1";;
+        *) echo "unknown --lanes-jvm $jvm" >&2; exit 2;;
+      esac
+      rm -rf "$root/run"; cp -a "$root/base" "$root/run"
+      start run "$run_port" --server-id=3 --innodb-flush-log-at-trx-commit="$flush"
+      json=$(java "${jopts[@]}" -jar "$jar" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/${LANES_TARGET_URL_OPTIONS:-}" --target-user root \
+        --scheduler "$scheduler" --workers "$t" --block-commit "$block" --commit-order "$order" --json | tail -1)
+      echo "$json" >> "$out/peer-mariadb-lanes.jsonl.new"
+      same=$(check "$root/run.sock")
+      line=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); n=j.get("transactions"); s=j.get("seconds");
 print("lanes\t%s\t%s\t%s\t%d\t%.2f\t%.0f\t%s" % (sys.argv[2], sys.argv[3], sys.argv[4], n, s, n/s, sys.argv[5]))' \
-      "$json" "$scheduler/block-$block/$order" "$t" "$flush" "$same")
-    echo "$line" | tee -a "$tsv"
-    stop run
+        "$json" "$scheduler/block-$block/$order$suffix" "$t" "$flush" "$same")
+      echo "$line" | tee -a "$tsv"
+      stop run
+    done
   done
 done
 echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ); load: $(uptime)" >> "$out/peer-mariadb-run.txt.new"

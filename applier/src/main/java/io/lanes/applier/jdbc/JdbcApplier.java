@@ -419,6 +419,9 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
     private PreparedStatement statementFor(RowSql sql) throws SQLException {
         if (sql.sql().equals(currentSql)) {
+            if (!pendingRows.isEmpty()) {
+                current.addBatch(); // the previous row's parameters, before this row's are bound
+            }
             return current;
         }
         flush();
@@ -432,9 +435,12 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         return ps;
     }
 
-    private void addBatch(PreparedStatement ps, RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row)
-            throws SQLException {
-        ps.addBatch();
+    /**
+     * Records the row just bound to {@code ps}. The row stays bound, not added to the JDBC batch, until the next row for
+     * the same statement comes (see {@link #statementFor}) or the flush: a lone row then runs as a plain execution,
+     * which a server-side prepared statement runs more cheaply than a bulk execution of one row.
+     */
+    private void addBatch(PreparedStatement ps, RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row) {
         pendingRows.add(new PendingRow(row, sql, source, mustMatch));
     }
 
@@ -447,7 +453,12 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         List<PendingRow> rows = new ArrayList<>(pendingRows);
         pendingRows.clear();
         try {
-            counts = current.executeBatch();
+            if (rows.size() == 1) {
+                counts = new int[] {current.executeUpdate()};
+            } else {
+                current.addBatch();
+                counts = current.executeBatch();
+            }
         } catch (SQLException e) {
             PendingRow failed = failedRow(e, rows);
             String position = failed != null ? positionOf(failed.source()) : positionRange(rows);

@@ -751,6 +751,52 @@ public final class BenchReport {
             r >= atLeast ? "PASS" : "FAIL"};
     }
 
+    /**
+     * The issue's ratios per flush setting: each Lanes series' best against MariaDB's best (any mode, any thread count);
+     * goals 2x when durable (flush 1), 1x when not.
+     */
+    static void peerGoals(StringBuilder md, List<String[]> rows) {
+        Map<String, String[]> mariaBest = new TreeMap<>();
+        Map<String, Map<String, String[]>> lanesBest = new TreeMap<>();
+        for (String[] f : rows) {
+            if (!f[7].equals("same")) {
+                continue; // a run whose final state differs from the source's does not count
+            }
+            double tps = Double.parseDouble(f[6]);
+            if (f[0].equals("mariadb-replica")) {
+                String[] b = mariaBest.get(f[3]);
+                if (b == null || Double.parseDouble(b[6]) < tps) {
+                    mariaBest.put(f[3], f);
+                }
+            } else {
+                Map<String, String[]> bySeries = lanesBest.computeIfAbsent(f[3], k -> new TreeMap<>());
+                String[] b = bySeries.get(f[1]);
+                if (b == null || Double.parseDouble(b[6]) < tps) {
+                    bySeries.put(f[1], f);
+                }
+            }
+        }
+        if (mariaBest.isEmpty() || lanesBest.isEmpty()) {
+            return;
+        }
+        md.append("| flush | Lanes series | Lanes best (tps, workers) | MariaDB best (tps, mode, threads) | ratio | goal |\n")
+                .append("|---|---|---|---|---|---|\n");
+        for (Map.Entry<String, Map<String, String[]>> e : lanesBest.entrySet()) {
+            String[] m = mariaBest.get(e.getKey());
+            if (m == null) {
+                continue;
+            }
+            double goal = e.getKey().equals("1") ? 2.0 : 1.0;
+            for (String[] l : e.getValue().values()) {
+                double r = Double.parseDouble(l[6]) / Double.parseDouble(m[6]);
+                md.append(String.format(Locale.ROOT, "| %s%s | %s | %s, %s | %s, %s, %s | %.2fx | %.0fx: %s |%n",
+                        e.getKey(), e.getKey().equals("1") ? " (durable)" : "", l[1], l[6], l[2], m[6],
+                        m[1].equals("-") ? "single SQL thread" : m[1], m[2], r, goal, r >= goal ? "PASS" : "FAIL"));
+            }
+        }
+        md.append('\n');
+    }
+
     /** The MariaDB side by side from peer-mariadb.tsv (system, mode, threads, flush, transactions, seconds, tps). */
     private static void peer(StringBuilder md, Path dir, Path mdDir) throws IOException {
         Path tsv = dir.resolve("peer-mariadb.tsv");
@@ -779,6 +825,7 @@ public final class BenchReport {
             md.append("| ").append(String.join(" | ", f)).append(" |\n");
         }
         md.append('\n');
+        peerGoals(md, rows);
         for (String[] f : rows) {
             // MariaDB's single SQL thread (0 threads, no mode) is the 0 point of both its parallel modes' lines.
             List<String> modes = f[1].equals("-") ? List.of("conservative", "optimistic") : List.of(f[1]);
