@@ -796,8 +796,8 @@ public final class EngineRuntime<P> {
      * The worker for a transaction that may start only once everything up to {@code upTo} has committed (a logical
      * clock's group, a barrier floor): the least loaded worker whose queue holds nothing after {@code upTo}, so that it
      * never queues behind a transaction it could have run beside (with deep queues, two of one group on one worker
-     * would make every later group wait for that worker); else the least loaded. Exact for up to
-     * {@link #EXACT_SCAN_WORKERS} workers, else among a few sampled.
+     * would make every later group wait for that worker); else the least loaded. Looks at the first
+     * {@link #EXACT_SCAN_WORKERS} workers only.
      */
     private int workerToWaitFor(long upTo) {
         int n = workerCount;
@@ -805,29 +805,35 @@ public final class EngineRuntime<P> {
             return leastLoadedWorker();
         }
         long now = System.nanoTime();
-        long measuredWake = wakeNanos;
-        long wake = Math.min(measuredWake, WAKE_CAP_NANOS);
-        long stalledAfter = Math.max(STALLED_NANOS, 4 * measuredWake);
-        int best = -1;
-        long bestDelay = Long.MAX_VALUE / 4;
-        int start = lastChosen;
-        int tries = n <= EXACT_SCAN_WORKERS ? n : 8;
-        for (int i = 1; i <= tries; i++) {
-            int w = n <= EXACT_SCAN_WORKERS ? (start + i) % n : nextRandom(n);
-            if (load(w) > 0 && lastSeqTo[w] > upTo) {
-                continue;
+        long stalledAfter = Math.max(STALLED_NANOS, 4 * wakeNanos);
+        // A worker whose queue ends at or before upTo will have emptied it by the time this transaction may start (all
+        // of that queue must commit first), so every such worker is as early as any other: an awake one wins (no
+        // wake-up, no new thread), which keeps a logical clock's groups on the workers that ran the previous group
+        // instead of spreading them over every configured worker. Beyond EXACT_SCAN_WORKERS, the first ones only.
+        int span = Math.min(n, EXACT_SCAN_WORKERS);
+        int start = lastChosen < span ? lastChosen : 0;
+        int parkedChoice = -1;
+        for (int i = 1; i <= span; i++) {
+            int w = (start + i) % span;
+            Worker<P> worker = workers[w];
+            long queued = load(w);
+            if (queued > 0 && (lastSeqTo[w] > upTo
+                    || now - worker.stepStartedAt > Math.max(stalledAfter, 8 * worker.serviceNanos))) {
+                continue; // holds work this one could run beside, or seems blocked
             }
-            long d = expectedDelay(w, now, wake, stalledAfter);
-            if (d < bestDelay) {
-                best = w;
-                bestDelay = d;
+            if (!worker.parked) {
+                lastChosen = w;
+                return w;
+            }
+            if (parkedChoice < 0) {
+                parkedChoice = w;
             }
         }
-        if (best < 0) {
+        if (parkedChoice < 0) {
             return leastLoadedWorker();
         }
-        lastChosen = best;
-        return best;
+        lastChosen = parkedChoice;
+        return parkedChoice;
     }
 
     private long expectedDelay(int w, long now, long wake, long stalledAfter) {
