@@ -289,7 +289,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 RowSql sql = sql(table, RowChange.Kind.INSERT, row.after().columns());
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.after(), row, source);
-                addBatch(ps, sql, false, source, row);
+                recordBound(sql, false, source, row);
             }
             case UPDATE -> {
                 RowImage afterImage = resolvePartialJson(c, table, row, source);
@@ -302,13 +302,13 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
                 bindImage(ps, set.size() + 1, sql.parameters(), set.size(), sql.parameters().size(), row.before(), row,
                         source);
-                addBatch(ps, sql, true, source, row);
+                recordBound(sql, true, source, row);
             }
             case DELETE -> {
                 RowSql sql = sql(table, RowChange.Kind.DELETE, List.of());
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.before(), row, source);
-                addBatch(ps, sql, true, source, row);
+                recordBound(sql, true, source, row);
             }
         }
     }
@@ -436,11 +436,11 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     }
 
     /**
-     * Records the row just bound to {@code ps}. The row stays bound, not added to the JDBC batch, until the next row for
-     * the same statement comes (see {@link #statementFor}) or the flush: a lone row then runs as a plain execution,
-     * which a server-side prepared statement runs more cheaply than a bulk execution of one row.
+     * Records the row just bound to the current statement. The row stays bound, not added to the JDBC batch, until the
+     * next row for the same statement comes (see {@link #statementFor}) or the flush: a lone row then runs as a plain
+     * execution, which a server-side prepared statement runs more cheaply than a bulk execution of one row.
      */
-    private void addBatch(PreparedStatement ps, RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row) {
+    private void recordBound(RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row) {
         pendingRows.add(new PendingRow(row, sql, source, mustMatch));
     }
 

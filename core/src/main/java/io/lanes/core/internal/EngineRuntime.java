@@ -700,11 +700,8 @@ public final class EngineRuntime<P> {
             return 0;
         }
         long now = System.nanoTime();
-        long measuredWake = wakeNanos;
-        long wake = Math.min(measuredWake, WAKE_CAP_NANOS);
-        // A worker counts as blocked only after far longer than this machine's usual scheduling delays: on an
-        // overloaded machine a runnable thread may wait milliseconds for a core, which is no reason to wake another.
-        long stalledAfter = Math.max(STALLED_NANOS, 4 * measuredWake);
+        long wake = Math.min(wakeNanos, WAKE_CAP_NANOS);
+        long stalledAfter = stalledAfterNanos();
         if (n > HOT_WORKERS && isCheap()) {
             int hot = hotWorker(now, wake, stalledAfter);
             if (hot >= 0) {
@@ -805,7 +802,7 @@ public final class EngineRuntime<P> {
             return leastLoadedWorker();
         }
         long now = System.nanoTime();
-        long stalledAfter = Math.max(STALLED_NANOS, 4 * wakeNanos);
+        long stalledAfter = stalledAfterNanos();
         // A worker whose queue ends at or before upTo will have emptied it by the time this transaction may start (all
         // of that queue must commit first), so every such worker is as early as any other: an awake one wins (no
         // wake-up, no new thread), which keeps a logical clock's groups on the workers that ran the previous group
@@ -817,8 +814,7 @@ public final class EngineRuntime<P> {
             int w = (start + i) % span;
             Worker<P> worker = workers[w];
             long queued = load(w);
-            if (queued > 0 && (lastSeqTo[w] > upTo
-                    || now - worker.stepStartedAt > Math.max(stalledAfter, 8 * worker.serviceNanos))) {
+            if (queued > 0 && (lastSeqTo[w] > upTo || seemsBlocked(worker, now, stalledAfter))) {
                 continue; // holds work this one could run beside, or seems blocked
             }
             if (!worker.parked) {
@@ -843,11 +839,24 @@ public final class EngineRuntime<P> {
         if (queued == 0) {
             return wakeUp;
         }
-        long service = worker.serviceNanos;
-        if (now - worker.stepStartedAt > Math.max(stalledAfter, 8 * service)) {
+        if (seemsBlocked(worker, now, stalledAfter)) {
             return Long.MAX_VALUE / 2 + queued; // blocked in one step for far longer than usual: last resort
         }
-        return queued * service + wakeUp;
+        return queued * worker.serviceNanos + wakeUp;
+    }
+
+    /** In its current step for far longer than this machine's scheduling delays and 8 times its usual time. */
+    private static boolean seemsBlocked(Worker<?> worker, long now, long stalledAfter) {
+        return now - worker.stepStartedAt > Math.max(stalledAfter, 8 * worker.serviceNanos);
+    }
+
+    /**
+     * How long a worker with queued work may stay in one step before it counts as blocked: far longer than this
+     * machine's usual scheduling delays (on an overloaded machine a runnable thread may wait milliseconds for a core,
+     * which is no reason to wake another).
+     */
+    private long stalledAfterNanos() {
+        return Math.max(STALLED_NANOS, 4 * wakeNanos);
     }
 
     /**
