@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -308,6 +309,7 @@ public final class BenchReport {
         peer(md, dir, mdDir);
 
         md.append("## Core engine\n\n");
+        coreProbe(md, dir, mdDir);
         core(md, dir, mdDir);
         md.append("### Earlier core measurements\n\nFrom [benchmarks-core.md](benchmarks-core.md) (written by the core's ")
                 .append("authors, measured on a loaded machine), included here unchanged apart from heading levels.\n\n");
@@ -330,7 +332,8 @@ public final class BenchReport {
     private static void core(StringBuilder md, Path dir, Path mdDir) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
-            files = s.filter(p -> p.getFileName().toString().matches("core-.*\\.json")).sorted().toList();
+            files = s.filter(p -> p.getFileName().toString().matches("core-.*\\.json"))
+                    .filter(p -> !p.getFileName().toString().equals(CORE_PROBE_FILE)).sorted().toList();
         }
         Path runFile = dir.resolve("core-run.txt");
         if (files.isEmpty()) {
@@ -377,6 +380,86 @@ public final class BenchReport {
             }
             md.append('\n');
         }
+    }
+
+    /** The engine scaling probe's file in the bench directory ({@code io.lanes.jmh.core.EngineScalingProbe}). */
+    static final String CORE_PROBE_FILE = "core-probe.json";
+
+    /**
+     * Issue 3's ratios judged on the interleaved engine probe ({@code core-probe.json}): per apply model a table and a
+     * chart of the median tps per scheduler model and worker count, and the goals (1024 workers at least 90% of the best
+     * count; with the 1 ms apply, 10 workers at least 9x one worker) with their verdicts.
+     */
+    @SuppressWarnings("unchecked")
+    static void coreProbe(StringBuilder md, Path dir, Path mdDir) throws IOException {
+        Path f = dir.resolve(CORE_PROBE_FILE);
+        if (!Files.isRegularFile(f)) {
+            return;
+        }
+        Map<String, Object> root = (Map<String, Object>) MiniJson.parse(Files.readString(f));
+        Map<String, List<Result>> byApply = new LinkedHashMap<>();
+        for (Object o : (List<Object>) root.get("medians")) {
+            Map<String, Object> m = (Map<String, Object>) o;
+            List<Double> rounds = new ArrayList<>();
+            for (Object v : (List<Object>) m.get("rounds")) {
+                rounds.add(number(v));
+            }
+            Collections.sort(rounds);
+            double spread = rounds.size() < 4 ? Double.NaN
+                    : (rounds.get(rounds.size() * 3 / 4) - rounds.get(rounds.size() / 4)) / 2;
+            Map<String, String> params = new TreeMap<>();
+            params.put("scheduler", String.valueOf(m.get("model")));
+            params.put("workers", String.valueOf((long) number(m.get("workers"))));
+            String apply = String.valueOf(m.get("apply"));
+            byApply.computeIfAbsent(apply, k -> new ArrayList<>()).add(new Result("EngineScalingProbe." + apply,
+                    params, number(m.get("median")), spread, f.getFileName().toString(), Double.NaN));
+        }
+        md.append("### Interleaved probe: the judge of issue 3's ratios\n\n")
+                .append("`EngineScalingProbe` (jmh/src/main/java/io/lanes/jmh/core) starts one engine per worker count and ")
+                .append("keeps them all running; every round measures each once, in a shuffled order, as the low-water ")
+                .append("mark's advance over a continuous stream (no start, no drain). Figures are medians over rounds, ")
+                .append("± half the interquartile range: a burst of other load on this shared machine lands on one ")
+                .append("measurement of one round, not on one worker count. The JMH suites below run the counts one ")
+                .append("after another and are kept for their error bars and CPU figures.\n\n```\n")
+                .append("command: ").append(root.get("command")).append("\nstarted: ").append(root.get("started"))
+                .append(", finished: ").append(root.get("finished")).append("\nload before: ")
+                .append(root.get("uptimeBefore")).append("\nload after: ").append(root.get("uptimeAfter"))
+                .append("\n```\n\n");
+        List<String[]> goals = new ArrayList<>();
+        for (Map.Entry<String, List<Result>> e : byApply.entrySet()) {
+            String apply = e.getKey();
+            String title = apply.equals("latency") ? "1 ms apply, 10 independent lanes"
+                    : "no-op apply, 64 independent lanes";
+            md.append("#### ").append(title).append("\n\n");
+            String png = "core-probe-" + apply + ".png";
+            chart("EngineScalingProbe: " + title, e.getValue(), dir.resolve(png));
+            md.append("![").append(title).append("](").append(mdDir.relativize(dir.resolve(png)).toString()
+                    .replace('\\', '/')).append(")\n\n");
+            table(md, e.getValue());
+            for (Map.Entry<String, Map<Integer, Result>> s : bySchedulerAndWorkers(e.getValue()).entrySet()) {
+                Map<Integer, Result> byW = s.getValue();
+                Result best = byW.values().stream().max(Comparator.comparingDouble(Result::tps)).orElse(null);
+                Result at1024 = byW.get(1024);
+                if (best != null && at1024 != null) {
+                    double f1024 = at1024.tps() / best.tps();
+                    goals.add(new String[] {apply + " / " + s.getKey() + ": 1024 workers >= 90% of the best count",
+                        String.format(Locale.ROOT, "%s / %s tps (best: %d workers) = %.0f%%", fmt(at1024.tps()),
+                                fmt(best.tps()), best.workers(), 100 * f1024), f1024 >= 0.90 ? "PASS" : "FAIL"});
+                }
+                if (apply.equals("latency") && byW.get(10) != null && byW.get(1) != null) {
+                    double x = byW.get(10).tps() / byW.get(1).tps();
+                    goals.add(new String[] {apply + " / " + s.getKey() + ": 10 workers >= 9x 1 worker",
+                        String.format(Locale.ROOT, "%s / %s tps = %.2fx", fmt(byW.get(10).tps()),
+                                fmt(byW.get(1).tps()), x), x >= 9 ? "PASS" : "FAIL"});
+                }
+            }
+        }
+        md.append("#### Issue 3's goals on the probe\n\n| goal | measured (medians) | verdict |\n|---|---|---|\n");
+        for (String[] g : goals) {
+            md.append("| ").append(g[0]).append(" | ").append(g[1]).append(" | ").append(g[2]).append(" |\n");
+        }
+        md.append("\nThe third goal, at least 2 million transactions/s through the dispatcher with a no-op apply, is ")
+                .append("read off the no-op table: the best count of every model.\n\n### JMH suites\n\n");
     }
 
     private static String groupKey(Result r) {

@@ -1,0 +1,68 @@
+package io.lanes.jmh.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lanes.jmh.report.BenchReportAccess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The engine scaling probe runs on real engines (a CI smoke pass, so it never rots), and the report judges issue 3's
+ * goals from its medians.
+ */
+class EngineScalingProbeTest {
+    @Test
+    void smokePassMeasuresEveryWorkerCountInEveryRoundAndWritesMedians(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("core-probe.json");
+        EngineScalingProbe.main(new String[] {"--apply", "noop", "--models", "writeset", "--rounds", "2", "--warmup",
+            "0", "--millis", "30", "-o", out.toString()});
+        String json = Files.readString(out);
+        for (int w : EngineScalingProbe.NOOP_WORKERS) {
+            assertTrue(json.contains("\"model\": \"writeset\", \"workers\": " + w + ", \"median\": "), json);
+        }
+        assertFalse(json.contains("null"), "every measurement committed work: " + json);
+
+        List<EngineScalingProbe.Measurement> ms = EngineScalingProbe.probe(
+                new EngineScalingProbe.ApplyModel("latency", 10, 40, 200_000, new int[] {1, 10}, 60), "partition", 1,
+                0, new Random(1));
+        assertEquals(2, ms.size());
+        // 10 workers on 10 independent lanes with a 200 us apply commit more than one worker can (at most 5,000/s).
+        assertTrue(ms.stream().filter(m -> m.workers() == 1).allMatch(m -> m.tps() > 0 && m.tps() < 5_500), "" + ms);
+        double one = ms.stream().filter(m -> m.workers() == 1).findFirst().orElseThrow().tps();
+        double ten = ms.stream().filter(m -> m.workers() == 10).findFirst().orElseThrow().tps();
+        assertTrue(ten > 1.5 * one, "10 workers " + ten + " vs 1 worker " + one);
+    }
+
+    @Test
+    void reportJudgesTheGoalsOnTheMedians(@TempDir Path docs) throws Exception {
+        Path bench = Files.createDirectories(docs.resolve("bench"));
+        Files.writeString(bench.resolve("core-probe.json"), "{\"command\": \"probe\", \"started\": \"s\", \"finished\": "
+                + "\"f\", \"uptimeBefore\": \"a\", \"uptimeAfter\": \"b\", \"warmupRounds\": 1, \"medians\": ["
+                + median("noop", "partition", 1, 3_000_000) + "," + median("noop", "partition", 1024, 2_800_000) + ","
+                + median("noop", "writeset", 1, 3_000_000) + "," + median("noop", "writeset", 1024, 2_000_000) + ","
+                + median("latency", "partition", 1, 900) + "," + median("latency", "partition", 10, 8_800) + ","
+                + median("latency", "partition", 1024, 8_000) + "," + median("latency", "writeset", 1, 900) + ","
+                + median("latency", "writeset", 10, 7_000) + "," + median("latency", "writeset", 1024, 7_100) + "]}");
+        String md = BenchReportAccess.render(bench, docs);
+        assertTrue(md.contains("| noop / partition: 1024 workers >= 90% of the best count | 2,800,000 / 3,000,000 tps "
+                + "(best: 1 workers) = 93% | PASS |"), md);
+        assertTrue(md.contains("| noop / writeset: 1024 workers >= 90% of the best count | 2,000,000 / 3,000,000 tps "
+                + "(best: 1 workers) = 67% | FAIL |"), md);
+        assertTrue(md.contains("| latency / partition: 10 workers >= 9x 1 worker | 8,800 / 900 tps = 9.78x | PASS |"), md);
+        assertTrue(md.contains("| latency / writeset: 10 workers >= 9x 1 worker | 7,000 / 900 tps = 7.78x | FAIL |"), md);
+        assertTrue(md.contains("| latency / writeset: 1024 workers >= 90% of the best count | 7,100 / 7,100 tps "
+                + "(best: 1024 workers) = 100% | PASS |"), md);
+        assertTrue(Files.size(bench.resolve("core-probe-latency.png")) > 1000, "chart drawn");
+    }
+
+    private static String median(String apply, String model, int workers, double tps) {
+        return "{\"apply\": \"" + apply + "\", \"model\": \"" + model + "\", \"workers\": " + workers + ", \"median\": "
+                + tps + ", \"rounds\": [" + tps + ", " + tps + "]}";
+    }
+}
