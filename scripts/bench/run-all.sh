@@ -80,6 +80,9 @@ pass latency-workloads -p model=latency -p workload=skewed,fkHeavy -p commitOrde
 # Seed 003 without commit order: on one schema any per-schema commit order serialises the commits whatever the scheduler.
 pass latency-one-schema-unordered -p model=latency -p workload=oneSchemaLowConcurrency -p commitOrder=none \
   -p scheduler=logical-clock,writeset -p workers=$few_workers
+# Seed 003 with 1..3 source sessions (commit groups of 1..N transactions), at the goal's 8 workers only.
+pass seed003-sessions -p model=latency -p workload=oneSchemaLowConcurrency-1,oneSchemaLowConcurrency-2,oneSchemaLowConcurrency-3 \
+  -p commitOrder=none -p scheduler=logical-clock,writeset -p workers=8
 # Pipeline overhead without apply cost, and a fixed CPU cost per row (2 cores: expect no gain past 2 workers).
 pass noop-cpu -p model=noop,cpu -p workload=uniform10 -p commitOrder=partition -p workers=${few_workers/,64,/,}
 # The real sysbench fixture into embedded H2 through the JDBC applier (what `lanes demo` does), both commit orders.

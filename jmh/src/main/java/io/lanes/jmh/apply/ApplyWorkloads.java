@@ -36,7 +36,8 @@ public final class ApplyWorkloads {
 
     /**
      * The binlog file of {@code workload} with {@code transactions} workload transactions (the schema and row preparation
-     * come first in the same file). Workloads: uniform10, skewed, oneSchemaLowConcurrency, fkHeavy, sysbenchFixture.
+     * come first in the same file). Workloads: uniform10, skewed, oneSchemaLowConcurrency (4 source sessions;
+     * {@code oneSchemaLowConcurrency-N}: N sessions), fkHeavy, sysbenchFixture.
      */
     public static synchronized Path file(String workload, int transactions) throws IOException {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "lanes-jmh-apply-" + ProcessHandle.current().pid());
@@ -65,19 +66,38 @@ public final class ApplyWorkloads {
         if (Files.exists(f)) {
             return f;
         }
-        BinlogFlavor flavor = workload.equals("oneSchemaLowConcurrency") ? BinlogFlavor.MYSQL8 : BinlogFlavor.MARIADB;
+        int sessions = oneSchemaSessions(workload);
+        BinlogFlavor flavor = sessions > 0 ? BinlogFlavor.MYSQL8 : BinlogFlavor.MARIADB;
         try (BinlogWriter w = BinlogWriter.open(f, BinlogWriter.Options.builder(flavor).build())) {
             switch (workload) {
                 case "uniform10" -> Workloads.uniformSchemas(w, 10, ROWS, transactions, SEED);
                 case "skewed" -> Workloads.skewedSchemas(w, 10, ROWS, transactions, HALF_ON_ONE_SCHEMA, SEED);
-                case "oneSchemaLowConcurrency" -> Workloads.logicalClock(w, 4, ROWS, transactions, SEED);
                 case "fkHeavy" -> Workloads.foreignKeys(w, transactions, SEED);
-                default -> throw new IllegalArgumentException("unknown workload " + workload);
+                default -> {
+                    if (sessions == 0) {
+                        throw new IllegalArgumentException("unknown workload " + workload);
+                    }
+                    Workloads.logicalClock(w, sessions, ROWS, transactions, SEED);
+                }
             }
             w.stop();
         }
         f.toFile().deleteOnExit();
         return f;
+    }
+
+    /**
+     * Source sessions of a one-schema workload: {@code oneSchemaLowConcurrency} is 4 (commit groups of 1..4
+     * transactions), {@code oneSchemaLowConcurrency-N} is N (1..64); 0 for any other workload.
+     */
+    static int oneSchemaSessions(String workload) {
+        if (workload.equals("oneSchemaLowConcurrency")) {
+            return 4;
+        }
+        if (workload.startsWith("oneSchemaLowConcurrency-")) {
+            return Integer.parseInt(workload.substring("oneSchemaLowConcurrency-".length()));
+        }
+        return 0;
     }
 
     private static Path findFixture() {
