@@ -70,6 +70,11 @@ pass() { # name, then JMH options
 # Commit order: partition (source order within a schema, as MySQL's database-parallel replica commits) unless named.
 # Seed 000/001: the scaling curves with a commit latency on 10 uniform schemas, every scheduler, every worker count.
 pass latency-uniform10 -p model=latency -p workload=uniform10 -p commitOrder=partition -p workers=$all_workers
+# Seed 000's goals, read on a backlog of 10,000 transactions (the 120 serial preparation transactions weigh a third
+# of a 10-worker run of 2,000): the schema scheduler at 0, 1 and 10 workers.
+if [ "$mode" = smoke ]; then backlog=(); else backlog=(-p transactions=10000); fi
+pass seed000-backlog -p model=latency -p workload=uniform10 -p commitOrder=partition -p scheduler=schema \
+  -p workers=0,1,10 "${backlog[@]}"
 # The same under strict (global source) commit order, Lanes's default: a commit latency cannot overlap.
 pass latency-uniform10-strict -p model=latency -p workload=uniform10 -p commitOrder=strict -p scheduler=schema,writeset \
   -p workers=$few_workers
