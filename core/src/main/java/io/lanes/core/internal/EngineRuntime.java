@@ -550,6 +550,8 @@ public final class EngineRuntime<P> {
         LAST_DISPATCHED.setRelease(this, seq);
         dispatchedTo[w]++;
         lastSeqTo[w] = seq;
+        previousWorker = w;
+        previousSeq = seq;
         Worker<P> worker = workers[w];
         worker.queue.offer(task);
         if (!worker.launched()) {
@@ -796,6 +798,10 @@ public final class EngineRuntime<P> {
      * would make every later group wait for that worker); else the least loaded. Looks at the first
      * {@link #EXACT_SCAN_WORKERS} workers only.
      */
+    /** The worker and sequence number of the last transaction dispatched to a worker; dispatching thread only. */
+    private int previousWorker = -1;
+    private long previousSeq;
+
     private int workerToWaitFor(long upTo) {
         int n = workerCount;
         if (n == 1 || (n > HOT_WORKERS && isCheap())) {
@@ -803,6 +809,14 @@ public final class EngineRuntime<P> {
         }
         long now = System.nanoTime();
         long stalledAfter = stalledAfterNanos();
+        // Waiting for exactly the transaction dispatched just before (a chain, or a logical clock's next group after
+        // the previous group's last member): behind it on its worker, it starts the moment it may, with no hand-off
+        // or wake-up between threads.
+        if (previousSeq == upTo && previousWorker >= 0 && lastSeqTo[previousWorker] == upTo
+                && !seemsBlocked(workers[previousWorker], now, stalledAfter)) {
+            lastChosen = previousWorker;
+            return previousWorker;
+        }
         // A worker whose queue ends at or before upTo will have emptied it by the time this transaction may start (all
         // of that queue must commit first), so every such worker is as early as any other: an awake one wins (no
         // wake-up, no new thread), which keeps a logical clock's groups on the workers that ran the previous group
