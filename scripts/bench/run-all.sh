@@ -115,7 +115,7 @@ echo "load after checkpoint-probe: $(uptime)" >> "$run_txt"
 # on 10 independent partitions (10 workers vs 1), every scheduler model.
 rm -f "$out"/core-*.json "$out"/core-*.png  # core-probe.json too
 core_txt="$out/core-run.txt"
-if [ "$mode" = smoke ]; then core_iters=(-f 1 -wi 0 -i 1 -r 1s -p workers=1,10,1024); else core_iters=(-f 1 -wi 1 -w 1s -i 1 -r 2s); fi
+if [ "$mode" = smoke ]; then core_iters=(-f 1 -wi 0 -i 1 -r 1s -p workers=1,10,1024); else core_iters=(-f 1 -wi 1 -w 1s -i 1 -r 1s); fi
 echo "kind: $mode; started $(date -u +%Y-%m-%dT%H:%M:%SZ); load before: $(uptime)" > "$core_txt"
 for suite in EngineFixedLatencyScaling EngineNoOpApplyThroughput; do
   cmd=(java -jar "$jar" "io.lanes.jmh.core.$suite" "${core_iters[@]}" -rf json -rff "$out/core-$suite.json")
@@ -126,7 +126,7 @@ for suite in EngineFixedLatencyScaling EngineNoOpApplyThroughput; do
 done
 # The judge of issue 3's ratios: every worker count measured once per round in a shuffled order, medians over
 # rounds (JMH above runs the counts one after another, so a burst of other load lands on one count).
-if [ "$mode" = smoke ]; then probe_core=(--rounds 1 --warmup 0 --millis 100); else probe_core=(--rounds 7 --warmup 2); fi
+if [ "$mode" = smoke ]; then probe_core=(--rounds 1 --warmup 0 --millis 100); else probe_core=(--rounds 7 --latency-rounds 5 --warmup 1); fi
 cmd=(java -cp "$jar" io.lanes.jmh.core.EngineScalingProbe "${probe_core[@]}" -o "$out/core-probe.json")
 echo "command: ${cmd[*]}" >> "$core_txt"
 echo "== core probe: ${cmd[*]}"

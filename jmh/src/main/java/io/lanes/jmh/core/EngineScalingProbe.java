@@ -45,7 +45,8 @@ import java.util.concurrent.locks.LockSupport;
  * <pre>{@code java -cp jmh/target/benchmarks.jar io.lanes.jmh.core.EngineScalingProbe [options]}</pre>
  *
  * Options (defaults in brackets): {@code --apply LIST} [noop,latency], {@code --models LIST}
- * [partition,logical-clock,writeset, plus sequential for noop], {@code --rounds N} [7], {@code --warmup N} rounds
+ * [partition,logical-clock,writeset, plus sequential for noop], {@code --rounds N} [7], {@code --latency-rounds N}
+ * [as --rounds; a round of the latency model takes about 9 s per scheduler], {@code --warmup N} rounds
  * discarded [2], {@code --millis N} per measurement [noop 400, latency 600], {@code --seed N} [3] (the shuffle),
  * {@code -o FILE} [docs/bench/core-probe.json]. The JSON holds every measurement, the medians, the command line, the
  * times and {@code uptime} before and after.
@@ -88,8 +89,9 @@ public final class EngineScalingProbe {
             };
             String defaultModels = apply.equals("noop") ? "partition,logical-clock,writeset,sequential"
                     : "partition,logical-clock,writeset";
+            int r = apply.equals("latency") ? Integer.parseInt(o.getOrDefault("--latency-rounds", "" + rounds)) : rounds;
             for (String model : o.getOrDefault("--models", defaultModels).split(",")) {
-                all.addAll(probe(am, model, rounds, warmup, new Random(seed)));
+                all.addAll(probe(am, model, r, warmup, new Random(seed)));
             }
         }
         Instant finished = Instant.now().truncatedTo(ChronoUnit.SECONDS);
