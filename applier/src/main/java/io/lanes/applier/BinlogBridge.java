@@ -14,6 +14,7 @@ import io.lanes.binlog.GtidEvent;
 import io.lanes.binlog.IntVarEvent;
 import io.lanes.binlog.MariaGtidEvent;
 import io.lanes.binlog.PartialJsonValue;
+import io.lanes.binlog.PreviousGtidsEvent;
 import io.lanes.binlog.QueryEvent;
 import io.lanes.binlog.QueryStatusVars;
 import io.lanes.binlog.RandEvent;
@@ -79,6 +80,15 @@ public final class BinlogBridge {
      */
     public void startingAt(io.lanes.binlog.replication.StartPosition start) {
         gtidState.seed(start);
+    }
+
+    /**
+     * Takes note of a PREVIOUS_GTIDS event (at the start of each MySQL binlog file, between transactions): its set, the
+     * server's transactions before that file, joins the GTID state, so that the positions of the transactions after it
+     * carry the server's history and not only what this run saw. Call in source order with the transactions.
+     */
+    public void previousGtids(PreviousGtidsEvent event) {
+        gtidState.addMySqlSet(event.gtidSet());
     }
 
     /** Converts the next transaction of the source. */

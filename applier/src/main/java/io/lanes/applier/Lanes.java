@@ -1,6 +1,7 @@
 package io.lanes.applier;
 
 import io.lanes.applier.checkpoint.FileCheckpointStore;
+import io.lanes.applier.internal.StartPrefix;
 import io.lanes.applier.checkpoint.JdbcCheckpointTable;
 import io.lanes.applier.sink.SinkTarget;
 import io.lanes.applier.jdbc.CatalogTableMetadata;
@@ -10,10 +11,11 @@ import io.lanes.applier.jdbc.JdbcTarget;
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogEventDecoder;
 import io.lanes.binlog.BinlogFormatException;
+import io.lanes.binlog.BinlogReader;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.PreviousGtidsEvent;
 import io.lanes.binlog.TransactionAssembler;
-import io.lanes.binlog.TransactionReader;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.ReplicationEvent;
 import io.lanes.binlog.replication.ServerInfo;
@@ -415,22 +417,32 @@ public final class Lanes implements AutoCloseable {
         sourceBytesTotal = totalKnown ? total : -1;
         RecoveryPoint from = recoveryPoint;
         ResumeCursor resume = new ResumeCursor(from);
-        try (TransactionReader in = TransactionReader.open(config.sourceFiles, options)) {
-            BinlogTransaction t;
-            while (!stopRequested && (t = in.next()) != null) {
-                Long base = fileBase.get(t.endFile());
-                if (base != null) {
-                    sourceBytesRead = base + t.endPosition();
+        // The events themselves rather than a TransactionReader: the PREVIOUS_GTIDS event at the start of each file,
+        // outside any transaction, gives the GTID state the server's history before the file.
+        TransactionAssembler assembler = new TransactionAssembler();
+        try (BinlogReader in = BinlogReader.open(config.sourceFiles, options)) {
+            BinlogEvent event;
+            while (!stopRequested && (event = in.next()) != null) {
+                if (event instanceof PreviousGtidsEvent p) {
+                    bridge.previousGtids(p);
                 }
-                if (resume.passing()) {
-                    resume.passed(bridge.skip(t));
-                    transactionsSkipped++;
-                    continue;
-                }
-                if (!dispatch(e, bridge, t)) {
-                    return;
+                assembler.accept(event, in.currentSource());
+                for (BinlogTransaction t; !stopRequested && (t = assembler.poll()) != null; ) {
+                    Long base = fileBase.get(t.endFile());
+                    if (base != null) {
+                        sourceBytesRead = base + t.endPosition();
+                    }
+                    if (resume.passing()) {
+                        resume.passed(bridge.skip(t));
+                        transactionsSkipped++;
+                        continue;
+                    }
+                    if (!dispatch(e, bridge, t)) {
+                        return;
+                    }
                 }
             }
+            assembler.discardOpen();
         }
         if (stopRequested) {
             return;
@@ -465,8 +477,19 @@ public final class Lanes implements AutoCloseable {
         RecoveryPoint from = recoveryPoint;
         StartPosition start = from.position() == null ? config.sourceStart : resumePosition(from.position());
         bridge.startingAt(start); // checkpoints carry the whole GTID state, not only what this run saw
-        try (ReplicationClient client = config.sourceClient.startPosition(start).build()) {
+        // A fresh start in the middle of a file reads the file from its beginning for the GTIDs before the position
+        // (the server sends neither them nor the file's PREVIOUS_GTIDS otherwise). A resume needs no such read: a
+        // checkpoint of a GTID source carries its GTID set and resumes by it.
+        StartPrefix prefix = from.position() == null ? StartPrefix.before(start) : null;
+        try (ReplicationClient client = config.sourceClient
+                .startPosition(prefix == null ? start : prefix.dumpFrom()).build()) {
             ServerInfo atConnect = client.start();
+            if (atConnect != null && atConnect.mariaDb() && start instanceof StartPosition.FilePosition) {
+                LOG.warn("lanes pipeline '{}': a MariaDB source followed from a file position ({}): checkpoints carry the"
+                        + " last GTID of each domain this run saw (and the start file before the position), not the"
+                        + " domains it did not see; start from a GTID position (?gtid=) for a complete one",
+                        config.pipeline, start);
+            }
             LiveCatchUpTarget target = LiveCatchUpTarget.of(atConnect);
             long targetSequence = -1; // the last transaction up to the target, once the stream reached it
             long targetMarkedUntil = -1;
@@ -500,7 +523,14 @@ public final class Lanes implements AutoCloseable {
                 }
                 byte[] b = raw.bytes();
                 BinlogEvent event = decoder.decodeIfAccepted(b, 0, b.length, raw.position());
-                if (event != null) {
+                if (event instanceof PreviousGtidsEvent p) {
+                    bridge.previousGtids(p);
+                }
+                if (prefix != null && prefix.take(raw, event)) {
+                    for (BinlogTransaction t; (t = prefix.poll()) != null; ) {
+                        bridge.skip(t); // executed before the start: its GTID only
+                    }
+                } else if (event != null) {
                     sourceBytesRead += b.length;
                     assembler.accept(event, raw.binlogFile());
                     for (BinlogTransaction t; (t = assembler.poll()) != null; ) {

@@ -93,7 +93,7 @@ class TaggedGtidLiveTest {
         }
     }
 
-    private static long rows(String url) throws Exception {
+    static long rows(String url) throws Exception {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("SELECT COUNT(*) FROM \"test\".\"orders\"")) {
             assertTrue(r.next());

@@ -5,6 +5,7 @@ import io.lanes.binlog.internal.Charsets;
 import io.lanes.binlog.internal.PostHeaders;
 import io.lanes.binlog.internal.ServerVersion;
 import io.lanes.binlog.internal.TableMapParser;
+import io.lanes.binlog.internal.TaggedGtidParser;
 import io.lanes.binlog.internal.VarLen;
 import io.lanes.binlog.internal.Zlib;
 import java.nio.charset.StandardCharsets;
@@ -692,74 +693,14 @@ public final class BinlogEventDecoder {
 
     private BinlogEvent decodeTaggedGtid(ByteReader r, EventHeader h, int bodyStart) {
         skipTo(r, bodyStart);
-        int start = r.position();
-        VarLen.readUnsigned(r); // serialization format version
-        long payloadSize = VarLen.readUnsigned(r);
-        long lastNonIgnorable = VarLen.readUnsigned(r);
-        long consumed = r.position() - start;
-        if (payloadSize < consumed || payloadSize - consumed > r.remaining()) {
-            throw r.error("GTID_TAGGED payload size " + payloadSize + " does not fit the event");
-        }
-        ByteReader f = r.slice((int) (payloadSize - consumed));
-        int flags = 0;
-        UUID sid = new UUID(0, 0);
-        String tag = null;
-        long gno = 0;
-        long lastCommitted = -1;
-        long sequence = -1;
-        long immediateTs = -1;
-        long originalTs = -1;
-        long trxLength = -1;
-        long immediateVersion = -1;
-        long originalVersion = -1;
-        long ticket = -1;
-        while (f.hasRemaining()) {
-            long id = VarLen.readUnsigned(f);
-            switch ((int) Math.min(id, 1000)) {
-                case 0: flags = (int) VarLen.readUnsigned(f); break;
-                case 1: {
-                    byte[] b = new byte[16];
-                    for (int i = 0; i < 16; i++) {
-                        long v = VarLen.readUnsigned(f);
-                        if (v > 255) {
-                            throw f.error("UUID byte out of range");
-                        }
-                        b[i] = (byte) v;
-                    }
-                    ByteReader u = new ByteReader(b, source, f.absoluteOffset());
-                    sid = uuid(u);
-                    break;
-                }
-                case 2: gno = VarLen.readSigned(f); break;
-                case 3: {
-                    long len = VarLen.readUnsigned(f);
-                    f.checkAvailable(len);
-                    tag = f.string((int) len, StandardCharsets.UTF_8);
-                    break;
-                }
-                case 4: lastCommitted = VarLen.readSigned(f); break;
-                case 5: sequence = VarLen.readSigned(f); break;
-                case 6: immediateTs = VarLen.readUnsigned(f); break;
-                case 7: originalTs = VarLen.readUnsigned(f); break;
-                case 8: trxLength = VarLen.readUnsigned(f); break;
-                case 9: immediateVersion = VarLen.readUnsigned(f); break;
-                case 10: originalVersion = VarLen.readUnsigned(f); break;
-                case 11: ticket = VarLen.readUnsigned(f); break;
-                default:
-                    if (id <= lastNonIgnorable) {
-                        throw f.error("unknown non-ignorable field " + id + " in GTID_TAGGED event");
-                    }
-                    f.skip(f.remaining()); // an ignorable field of unknown size ends what we can read
-            }
-        }
-        if (originalTs < 0) {
-            originalTs = immediateTs;
-        }
-        if (originalVersion < 0) {
-            originalVersion = immediateVersion;
-        }
-        return new GtidEvent(h, false, flags, sid, tag, gno, lastCommitted, sequence, immediateTs, originalTs, trxLength,
-                immediateVersion, originalVersion, ticket);
+        TaggedGtidParser.Fields f = TaggedGtidParser.parse(r.array(), r.position(), r.limit(),
+                (index, problem) -> new BinlogFormatException(source, r.absoluteOffset(index), problem));
+        UUID sid = f.uuid() == null ? new UUID(0, 0) : uuid(new ByteReader(f.uuid(), source, h.position()));
+        long originalTs = f.originalCommitTimestamp() < 0 ? f.immediateCommitTimestamp() : f.originalCommitTimestamp();
+        long originalVersion = f.originalServerVersion() < 0 ? f.immediateServerVersion() : f.originalServerVersion();
+        return new GtidEvent(h, false, f.flags(), sid, f.tag(), f.gno(), f.lastCommitted(), f.sequenceNumber(),
+                f.immediateCommitTimestamp(), originalTs, f.transactionLength(), f.immediateServerVersion(),
+                originalVersion, f.commitGroupTicket());
     }
 
     private BinlogEvent decodePreviousGtids(ByteReader r, EventHeader h, int bodyStart) {

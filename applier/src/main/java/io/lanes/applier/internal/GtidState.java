@@ -11,8 +11,10 @@ import java.util.TreeMap;
  * The GTID state after the transactions seen so far: MariaDB's last GTID per domain ({@code 0-1-55,1-2-7}), or the MySQL
  * GTID set as merged intervals, tags included (MySQL 8.3+), printed as MySQL prints it
  * ({@code uuid:1-5:7:tag:1-3,uuid2:1-3}). A live stream that starts from a GTID state is {@link #seed seeded} with it: the
- * server sends only what is not in it, so the state after a transaction is the start plus what came since. Not
- * thread-safe: the bridge updates it in source order.
+ * server sends only what is not in it, so the state after a transaction is the start plus what came since. A stream
+ * that starts at a file position learns the MySQL history before it from the PREVIOUS_GTIDS event at the start of the
+ * file ({@link #addMySqlSet}) plus the transactions between that event and the start position. Not thread-safe: the
+ * bridge updates it in source order.
  */
 public final class GtidState {
     private final TreeMap<Long, MariaGtid> mariaDomains = new TreeMap<>();
@@ -52,6 +54,18 @@ public final class GtidState {
                 mariaDomains.putIfAbsent(g.domainId(), g);
             }
         }
+    }
+
+    /**
+     * Adds a MySQL GTID set in the server's text form: a PREVIOUS_GTIDS event's set (every transaction in the server's
+     * earlier binlog files). A stream that started at a file position is told no other way what came before it; for a
+     * stream that started from a GTID set it adds nothing (the server sends from the first file whose PREVIOUS_GTIDS
+     * the start set covers, and later files' sets are what came before plus what the stream carried).
+     *
+     * @throws IllegalArgumentException when the text does not parse
+     */
+    public void addMySqlSet(String gtidSet) {
+        mysql.addAll(gtidSet);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.lanes.binlog.replication.internal;
 
+import io.lanes.binlog.internal.TaggedGtidParser;
+import io.lanes.binlog.internal.VarLen;
 import io.lanes.binlog.replication.GtidSetFormatException;
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
@@ -259,23 +261,14 @@ public final class MySqlGtidSet {
         return 9;
     }
 
+    /** Reads one variable-length integer (decoded by {@link VarLen}). @throws ProtocolException when truncated */
     static long readVarLen(ByteBuf in) {
         Wire.need(in, 1, "variable-length integer");
-        int first = in.readUnsignedByte();
-        int n = Integer.numberOfTrailingZeros(~first) + 1;
-        if (n == 1) {
-            return first >>> 1;
-        }
-        if (n >= 9) {
-            Wire.need(in, 8, "variable-length integer");
-            return in.readLongLE();
-        }
-        Wire.need(in, n - 1, "variable-length integer");
-        long rest = 0;
-        for (int i = 0; i < n - 1; i++) {
-            rest |= (long) in.readUnsignedByte() << (8 * i);
-        }
-        return (first >>> n) | (rest << (8 - n));
+        int n = VarLen.length(in.getUnsignedByte(in.readerIndex()));
+        Wire.need(in, n, "variable-length integer");
+        byte[] b = new byte[n];
+        in.readBytes(b);
+        return VarLen.value(b, 0, n);
     }
 
     // ---------------------------------------------------------------------------------------- GTID_TAGGED events
@@ -289,87 +282,27 @@ public final class MySqlGtidSet {
     }
 
     /**
-     * Reads the source UUID, tag and transaction number of a GTID_TAGGED event whose serialized body (MySQL 8.3+'s
-     * serialization library: format version, payload size, last non-ignorable field, then numbered fields) is
-     * {@code ev[from, to)}: field 1 is the UUID as 16 variable-length bytes, 2 the zig-zag transaction number, 3 the
-     * tag as a variable-length length and its bytes. The fields after those are not needed here and not read.
+     * Reads the source UUID, tag and transaction number of a GTID_TAGGED event whose body (after the 19-byte header,
+     * without the checksum) is {@code ev[from, to)}, with {@link TaggedGtidParser}, the binlog decoder's reader too.
      *
-     * @throws ProtocolException when the body is truncated or the identity fields are missing or out of range
+     * @throws ProtocolException naming the byte index in {@code ev} when the body is malformed (see
+     *     {@link TaggedGtidParser#parse}), or when the identity is missing, its tag is not one MySQL accepts or its
+     *     transaction number is out of range; a stream reports it with the connection's position
      */
     public static TaggedGtid readTaggedGtidEvent(byte[] ev, int from, int to) {
-        int[] pos = {from};
-        readVarLen(ev, pos, to); // format version
-        long payload = readVarLen(ev, pos, to);
-        if (payload > to - from) {
-            throw new ProtocolException("GTID_TAGGED payload of " + payload + " bytes exceeds the event's " + (to - from));
+        TaggedGtidParser.Fields f = TaggedGtidParser.parse(ev, from, to,
+                (index, problem) -> new ProtocolException(problem + " (byte " + index + " of the event)"));
+        if (f.uuid() == null || !f.hasGno()) {
+            throw new ProtocolException("GTID_TAGGED event without " + (f.uuid() == null ? "a source UUID" : "a GNO"));
         }
-        int end = from + (int) payload;
-        readVarLen(ev, pos, end); // last non-ignorable field
-        String uuid = null;
-        String tag = "";
-        long gno = 0;
-        boolean haveGno = false;
-        while (pos[0] < end) {
-            long field = readVarLen(ev, pos, end);
-            if (field == 0) {
-                readVarLen(ev, pos, end); // flags
-            } else if (field == 1) {
-                byte[] u = new byte[16];
-                for (int i = 0; i < 16; i++) {
-                    long v = readVarLen(ev, pos, end);
-                    if (v > 255) {
-                        throw new ProtocolException("GTID_TAGGED UUID byte " + v + " out of range");
-                    }
-                    u[i] = (byte) v;
-                }
-                uuid = uuidText(u, 0);
-            } else if (field == 2) {
-                long z = readVarLen(ev, pos, end);
-                gno = (z >>> 1) ^ -(z & 1);
-                haveGno = true;
-            } else if (field == 3) {
-                long len = readVarLen(ev, pos, end);
-                if (len > TAG_MAX_LENGTH || len > end - pos[0]) {
-                    throw new ProtocolException("GTID_TAGGED tag of " + len + " bytes");
-                }
-                tag = new String(ev, pos[0], (int) len, StandardCharsets.ISO_8859_1);
-                pos[0] += (int) len;
-                if (!tag.isEmpty() && !isTag(tag)) {
-                    throw new ProtocolException("GTID_TAGGED event with a bad tag '" + tag + "'");
-                }
-                break; // the identity is complete: the fields after it (logical clock, timestamps...) are not needed
-            } else {
-                break; // a field after the identity
-            }
+        if (f.gno() < 1 || f.gno() >= GNO_END) {
+            throw new ProtocolException("GTID_TAGGED event with transaction number " + f.gno());
         }
-        if (uuid == null || !haveGno) {
-            throw new ProtocolException("GTID_TAGGED event without " + (uuid == null ? "a source UUID" : "a GNO"));
+        String tag = f.tag() == null ? "" : f.tag();
+        if (!tag.isEmpty() && !isTag(tag)) {
+            throw new ProtocolException("GTID_TAGGED event with a bad tag '" + tag + "'");
         }
-        if (gno < 1 || gno >= GNO_END) {
-            throw new ProtocolException("GTID_TAGGED event with transaction number " + gno);
-        }
-        return new TaggedGtid(uuid, tag.toLowerCase(Locale.ROOT), gno);
-    }
-
-    private static long readVarLen(byte[] b, int[] pos, int end) {
-        int p = pos[0];
-        if (p >= end) {
-            throw new ProtocolException("GTID_TAGGED event truncated");
-        }
-        int first = b[p] & 0xff;
-        int n = Math.min(9, Integer.numberOfTrailingZeros(~first) + 1);
-        if (p + n > end) {
-            throw new ProtocolException("GTID_TAGGED event truncated");
-        }
-        pos[0] = p + n;
-        if (n == 1) {
-            return first >>> 1;
-        }
-        long rest = 0;
-        for (int i = 1; i < n; i++) {
-            rest |= (long) (b[p + i] & 0xff) << (8 * (i - 1));
-        }
-        return n == 9 ? rest : (first >>> n) | (rest << (8 - n));
+        return new TaggedGtid(uuidText(f.uuid(), 0), tag.toLowerCase(Locale.ROOT), f.gno());
     }
 
     // ------------------------------------------------------------------------------------------------ text form

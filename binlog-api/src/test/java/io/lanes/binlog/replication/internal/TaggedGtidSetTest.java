@@ -228,6 +228,53 @@ class TaggedGtidSetTest {
         }
     }
 
+    /**
+     * The decoder and the stream share one GTID_TAGGED parser; each reports bad input in its own terms: the decoder
+     * with the file and byte offset, the protocol reader with the byte of the event, the stream with the connection and
+     * its position.
+     */
+    @Test
+    void oneParserReportsBadInputInEachCallersTerms() throws Exception {
+        List<byte[]> events = eventsOf(Files.readAllBytes(TAGGED));
+        int gtidAt = indexOfType(events, 42);
+        long eventOffset = 4;
+        for (int i = 0; i < gtidAt; i++) {
+            eventOffset += events.get(i).length;
+        }
+        byte[] bad = events.get(gtidAt).clone();
+        assertEquals(0x78, bad[20] & 0xff, "the payload size, 60 (the whole body), is the body's second byte");
+        bad[20] = (byte) (63 << 1); // 63 bytes: more than the body has
+        fixCrc(bad);
+
+        BinlogEventDecoder decoder = new BinlogEventDecoder("fixture");
+        long pos = 4;
+        for (int i = 0; i < gtidAt; i++) {
+            decoder.decode(events.get(i), 0, events.get(i).length, pos);
+            pos += events.get(i).length;
+        }
+        long at = pos;
+        io.lanes.binlog.BinlogFormatException file = assertThrows(io.lanes.binlog.BinlogFormatException.class,
+                () -> decoder.decode(bad, 0, bad.length, at));
+        assertEquals("fixture", file.source());
+        assertEquals(eventOffset + 20, file.offset(), file.getMessage());
+        assertTrue(file.getMessage().contains("payload size 63"), file.getMessage());
+
+        ProtocolException protocol = assertThrows(ProtocolException.class,
+                () -> MySqlGtidSet.readTaggedGtidEvent(bad, 19, bad.length - 4));
+        assertTrue(protocol.getMessage().contains("payload size 63") && protocol.getMessage().contains("byte 20"),
+                protocol.getMessage());
+
+        StreamTracker t = new StreamTracker(StartPosition.mysqlGtidSet(U + ":1-13:mytag:1-2"), true, "test");
+        t.startConnection("server:3306", true);
+        for (int i = 0; i < gtidAt; i++) {
+            t.onEvent(events.get(i));
+        }
+        ReplicationException stream = assertThrows(ReplicationException.class, () -> t.onEvent(bad));
+        assertEquals(ReplicationException.Kind.PROTOCOL, stream.kind());
+        assertTrue(stream.getMessage().startsWith("server:3306 at ") && stream.getMessage().contains("payload size 63"),
+                stream.getMessage());
+    }
+
     @Test
     void theTrackerPutsTaggedTransactionsIntoTheResumeSet() throws Exception {
         List<byte[]> events = eventsOf(Files.readAllBytes(TAGGED));
