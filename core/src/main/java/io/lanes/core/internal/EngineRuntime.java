@@ -82,7 +82,7 @@ public final class EngineRuntime<P> {
      * an apply cheaper than a wake-up, a thread beyond the processors that can run it at once only adds switching
      * (measured: no-op applies lost up to half their throughput spread over 16-1,024 workers on 2 processors).
      */
-    private static final int HOT_WORKERS = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    static final int HOT_WORKERS = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     private static final java.lang.invoke.VarHandle DISPATCHER_STATE;
     private static final java.lang.invoke.VarHandle LAST_DISPATCHED;
 
@@ -758,7 +758,7 @@ public final class EngineRuntime<P> {
     }
 
     /** Whether the measured time per transaction is below both a wake-up and {@link #CHEAP_NANOS}. */
-    private boolean isCheap() {
+    boolean isCheap() {
         return serviceEstimateNanos < Math.min(wakeNanos, CHEAP_NANOS);
     }
 
@@ -924,6 +924,11 @@ public final class EngineRuntime<P> {
     void recordServiceTime(long nanosPerTransaction) {
         long old = serviceEstimateNanos;
         serviceEstimateNanos = old + ((nanosPerTransaction - old) >> 3);
+    }
+
+    /** The measured time from an unpark to the worker running (moving average). */
+    long wakeNanos() {
+        return wakeNanos;
     }
 
     void recordWakeTime(long nanos) {
