@@ -1,15 +1,10 @@
 package io.lanes.jmh.core;
 
-import io.lanes.core.Applier;
-import io.lanes.core.ApplyContext;
-import io.lanes.core.Batch;
-import io.lanes.core.Checkpoint;
 import io.lanes.core.CommitOrder;
 import io.lanes.core.Engine;
 import io.lanes.core.Transaction;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -66,7 +61,7 @@ public class EngineFixedLatencyScaling {
     public void start() {
         txns = Workloads.build(model, BATCH, streams);
         long nanos = latencyMicros * 1000;
-        engine = Engine.builder(w -> new LatencyApplier(nanos)).scheduler(Workloads.scheduler(model))
+        engine = Engine.builder(w -> new ParkingApplier(nanos)).scheduler(Workloads.scheduler(model))
                 .workers(workers).commitOrder(commitOrder).name("bench").build();
         engine.start();
     }
@@ -89,29 +84,5 @@ public class EngineFixedLatencyScaling {
         previousLast = last;
         cpu.sample();
         return last;
-    }
-
-    static final class LatencyApplier implements Applier<Object> {
-        private final long nanos;
-
-        LatencyApplier(long nanos) {
-            this.nanos = nanos;
-        }
-
-        @Override
-        public void apply(Transaction<Object> txn, ApplyContext context) {
-            long until = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0; left = until - System.nanoTime()) {
-                LockSupport.parkNanos(left);
-            }
-        }
-
-        @Override
-        public void commit(Batch<Object> batch, Checkpoint checkpoint) {
-        }
-
-        @Override
-        public void rollback(Batch<Object> batch) {
-        }
     }
 }

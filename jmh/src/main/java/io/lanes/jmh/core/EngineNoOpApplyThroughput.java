@@ -1,9 +1,5 @@
 package io.lanes.jmh.core;
 
-import io.lanes.core.Applier;
-import io.lanes.core.ApplyContext;
-import io.lanes.core.Batch;
-import io.lanes.core.Checkpoint;
 import io.lanes.core.CommitOrder;
 import io.lanes.core.Engine;
 import io.lanes.core.Transaction;
@@ -60,7 +56,7 @@ public class EngineNoOpApplyThroughput {
     @Setup(Level.Trial)
     public void start() {
         txns = Workloads.build(model, BATCH, streams);
-        engine = Engine.builder(w -> new NoOpApplier()).scheduler(Workloads.scheduler(model)).workers(workers)
+        engine = Engine.builder(w -> new ParkingApplier(0)).scheduler(Workloads.scheduler(model)).workers(workers)
                 .commitOrder(commitOrder).name("bench").build();
         engine.start();
     }
@@ -83,19 +79,5 @@ public class EngineNoOpApplyThroughput {
         previousLast = last;
         cpu.sample();
         return last;
-    }
-
-    static final class NoOpApplier implements Applier<Object> {
-        @Override
-        public void apply(Transaction<Object> txn, ApplyContext context) {
-        }
-
-        @Override
-        public void commit(Batch<Object> batch, Checkpoint checkpoint) {
-        }
-
-        @Override
-        public void rollback(Batch<Object> batch) {
-        }
     }
 }

@@ -1,9 +1,5 @@
 package io.lanes.jmh.core;
 
-import io.lanes.core.Applier;
-import io.lanes.core.ApplyContext;
-import io.lanes.core.Batch;
-import io.lanes.core.Checkpoint;
 import io.lanes.core.CommitOrder;
 import io.lanes.core.Engine;
 import io.lanes.core.Transaction;
@@ -23,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Issue 3's scaling goals measured so that a shared, noisy machine hurts every worker count alike. The JMH suites
@@ -196,34 +191,6 @@ public final class EngineScalingProbe {
         }
     }
 
-    /** Parks for a fixed time per apply (0: returns at once); commits nothing. */
-    static final class ParkingApplier implements Applier<Object> {
-        private final long nanos;
-
-        ParkingApplier(long nanos) {
-            this.nanos = nanos;
-        }
-
-        @Override
-        public void apply(Transaction<Object> txn, ApplyContext context) {
-            if (nanos == 0) {
-                return;
-            }
-            long until = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0; left = until - System.nanoTime()) {
-                LockSupport.parkNanos(left);
-            }
-        }
-
-        @Override
-        public void commit(Batch<Object> batch, Checkpoint checkpoint) {
-        }
-
-        @Override
-        public void rollback(Batch<Object> batch) {
-        }
-    }
-
     static double median(double[] values) {
         if (values.length == 0) {
             return Double.NaN;
@@ -300,15 +267,6 @@ public final class EngineScalingProbe {
     }
 
     private static String str(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                default -> b.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-            }
-        }
-        return b.append('"').toString();
+        return io.lanes.jmh.report.MiniJson.quote(s);
     }
 }

@@ -10,7 +10,7 @@ import java.util.Map;
  * {@link Double}; JMH writes "NaN" as a string). Not a general-purpose parser: no streaming, the whole text in memory.
  * Malformed input is an {@link IllegalArgumentException} naming the character offset.
  */
-final class MiniJson {
+public final class MiniJson {
     private final String s;
     private int i;
 
@@ -149,5 +149,27 @@ final class MiniJson {
                 b.append(c);
             }
         }
+    }
+
+    /** {@code s} as a JSON string literal, quotes included. */
+    public static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
     }
 }
