@@ -9,10 +9,13 @@ import java.util.Arrays;
  *       maps the source's sequence numbers to the engine's; a sequence number that does not grow (a new binlog file, or
  *       a restart) makes the transaction wait for everything before it.</li>
  *   <li>MariaDB group commit: transactions of one group (same non-zero commit id, consecutive) run in parallel; the
- *       first transaction of a new group, and every transaction of it, starts once all earlier groups committed.
- *       Commit id 0 runs alone.</li>
+ *       first transaction of a new group, and every transaction of it, starts once all earlier groups committed.</li>
  * </ul>
- * A transaction without a clock is a barrier. Each transaction goes to the least loaded worker; its wait happens there.
+ * A transaction without a clock (or with MariaDB commit id 0: not group-committed with others) is ordered alone: it
+ * starts once everything before it committed, and everything after it waits for it. It is not a barrier, though: it
+ * may join the open batch of the worker holding everything before it (block commit), so a MariaDB binlog written
+ * without group commit ids still commits in blocks instead of one target commit per source transaction. Each
+ * transaction goes to the least loaded worker; its wait happens there.
  */
 public final class LogicalClockScheduler implements Scheduler {
     private SchedulingContext ctx;
@@ -27,6 +30,8 @@ public final class LogicalClockScheduler implements Scheduler {
     /** Engine sequence number before the last restart of the source's numbering, and the first number after it. */
     private long restartFloor;
     private long restartSource = Long.MIN_VALUE;
+    /** Engine sequence number of the last transaction ordered alone (no clock, or commit id 0): later ones wait for it. */
+    private long orderedAloneFloor;
 
     @Override
     public void init(SchedulingContext context) {
@@ -38,25 +43,22 @@ public final class LogicalClockScheduler implements Scheduler {
         groupFloor = 0;
         restartFloor = 0;
         restartSource = Long.MIN_VALUE;
+        orderedAloneFloor = 0;
     }
 
     @Override
     public void schedule(Transaction<?> txn, Placement placement) {
         LogicalClock clock = txn.logicalClock();
         long seq = placement.sequence();
-        if (clock == null) {
-            placement.asBarrier();
+        if (clock == null || clock.kind() == LogicalClock.Kind.GROUP_COMMIT && clock.commitId() == 0) {
+            placement.afterAllUpTo(seq - 1);
+            orderedAloneFloor = seq;
             groupId = -1;
             count = 0;
             return;
         }
         if (clock.kind() == LogicalClock.Kind.GROUP_COMMIT) {
             long id = clock.commitId();
-            if (id == 0) {
-                placement.asBarrier();
-                groupId = -1;
-                return;
-            }
             if (id != groupId) {
                 groupId = id;
                 groupFloor = seq - 1;
@@ -73,9 +75,11 @@ public final class LogicalClockScheduler implements Scheduler {
             count = 0;
         }
         if (clock.lastCommitted() < restartSource) {
-            placement.afterAllUpTo(restartFloor);
+            placement.afterAllUpTo(Math.max(restartFloor, orderedAloneFloor));
         } else {
-            long dep = find(clock.lastCommitted());
+            // The clock cannot name a transaction ordered alone (it has no clock, or is not in the mapping): wait for
+            // it explicitly.
+            long dep = Math.max(find(clock.lastCommitted()), orderedAloneFloor);
             if (dep > 0) {
                 placement.afterAllUpTo(dep);
             }

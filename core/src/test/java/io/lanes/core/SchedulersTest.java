@@ -193,7 +193,12 @@ class SchedulersTest {
         assertEquals(4, place(s, txn().logicalClock(LogicalClock.mysql(0, 2))).afterAllUpTo,
                 "reaches back past the file start");
         assertEquals(6, place(s, txn().logicalClock(LogicalClock.mysql(2, 3))).afterAllUpTo);
-        assertTrue(place(s, txn()).barrier, "no clock");
+        Decision noClock = place(s, txn());
+        assertFalse(noClock.barrier, "no clock: ordered alone, yet may share a batch with what came before");
+        assertEquals(7, noClock.afterAllUpTo, "waits for everything before it");
+        // The next clock names only source transactions (its last_committed 3 was engine transaction 7), yet it must
+        // wait for the one without a clock.
+        assertEquals(8, place(s, txn().logicalClock(LogicalClock.mysql(3, 4))).afterAllUpTo);
     }
 
     @Test
@@ -204,8 +209,13 @@ class SchedulersTest {
         assertEquals(0, place(s, txn().logicalClock(LogicalClock.groupCommit(10))).afterAllUpTo);
         assertEquals(2, place(s, txn().logicalClock(LogicalClock.groupCommit(11))).afterAllUpTo);
         assertEquals(2, place(s, txn().logicalClock(LogicalClock.groupCommit(11))).afterAllUpTo);
-        assertTrue(place(s, txn().logicalClock(LogicalClock.groupCommit(0))).barrier);
+        Decision alone = place(s, txn().logicalClock(LogicalClock.groupCommit(0)));
+        assertFalse(alone.barrier, "commit id 0: ordered alone, not a barrier");
+        assertEquals(4, alone.afterAllUpTo);
         assertEquals(5, place(s, txn().logicalClock(LogicalClock.groupCommit(12))).afterAllUpTo);
+        assertEquals(5, place(s, txn().logicalClock(LogicalClock.groupCommit(12))).afterAllUpTo);
+        assertEquals(7, place(s, txn().logicalClock(LogicalClock.groupCommit(0))).afterAllUpTo);
+        assertEquals(8, place(s, txn().logicalClock(LogicalClock.groupCommit(0))).afterAllUpTo);
     }
 
     @Test
