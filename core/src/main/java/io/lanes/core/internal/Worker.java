@@ -161,6 +161,9 @@ final class Worker<P> implements Runnable {
             queue.remove(t);
             addToBatch(t);
             Task<P> next = queue.peek();
+            if (next == null && !t.barrier && batchSize < rt.maxBatch) {
+                next = awaitNextWhileCheap();
+            }
             boolean end = t.barrier || batchSize >= rt.maxBatch || next == null || !canJoin(next);
             if (!applyTask(t, end)) {
                 return;
@@ -208,6 +211,27 @@ final class Worker<P> implements Runnable {
     /** With 0 workers, when the engine is aborted: undoes the open batch (the applier is closed next). */
     void rollbackInline() {
         rollbackQuietly();
+    }
+
+    /**
+     * For a hot worker fed cheap work whose queue ran dry with a batch open: the next transaction, if it comes within
+     * one wake-up's time (at most {@link #HOT_SPIN_NANOS}), else null. The batch then takes it instead of committing
+     * alone: with an apply cheaper than a commit, ending a batch whenever the worker outpaced the dispatcher for a moment
+     * meant one commit per transaction (a pipeline with workers ran slower than with none, which keeps its batch
+     * open across transactions).
+     */
+    private Task<P> awaitNextWhileCheap() {
+        if (id >= EngineRuntime.HOT_WORKERS || !rt.isCheap()) {
+            return null;
+        }
+        long until = System.nanoTime() + Math.min(HOT_SPIN_NANOS, rt.wakeNanos());
+        for (int i = 1;; i++) {
+            Task<P> next = queue.peek();
+            if (next != null || (i & 63) == 0 && (System.nanoTime() - until >= 0 || rt.halted())) {
+                return next;
+            }
+            Thread.onSpinWait();
+        }
     }
 
     private void idle() {
