@@ -791,6 +791,10 @@ public final class EngineRuntime<P> {
         return best;
     }
 
+    /** The worker and sequence number of the last transaction dispatched to a worker; dispatching thread only. */
+    private int previousWorker = -1;
+    private long previousSeq;
+
     /**
      * The worker for a transaction that may start only once everything up to {@code upTo} has committed (a logical
      * clock's group, a barrier floor): the least loaded worker whose queue holds nothing after {@code upTo}, so that it
@@ -798,10 +802,6 @@ public final class EngineRuntime<P> {
      * would make every later group wait for that worker); else the least loaded. Looks at the first
      * {@link #EXACT_SCAN_WORKERS} workers only.
      */
-    /** The worker and sequence number of the last transaction dispatched to a worker; dispatching thread only. */
-    private int previousWorker = -1;
-    private long previousSeq;
-
     private int workerToWaitFor(long upTo) {
         int n = workerCount;
         if (n == 1 || (n > HOT_WORKERS && isCheap())) {
