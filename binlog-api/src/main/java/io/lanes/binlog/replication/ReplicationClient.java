@@ -273,10 +273,14 @@ public final class ReplicationClient implements AutoCloseable {
     /**
      * Pushes decoded events to {@code listener} from one task run on {@code executor}, which also decodes them (with
      * {@link #newDecoder}); the same ordering and backpressure as {@link #deliverTo}. Heartbeats are never delivered.
+     * When the client verifies checksums ({@link Builder#verifyChecksums}), the decoder does not check them again.
      */
     public void deliverDecodedTo(DecodedEventListener listener, BinlogReaderOptions options, Executor executor) {
         Objects.requireNonNull(listener, "listener");
-        BinlogEventDecoder decoder = newDecoder(options);
+        // when this client verifies checksums, every event in its buffer was checked on the network thread before the
+        // stream moved past it: checking again while decoding would only spend the consumer's time
+        BinlogEventDecoder decoder = newDecoder(settings.verifyChecksums() && options.verifyChecksums()
+                ? options.toBuilder().verifyChecksums(false).build() : options);
         deliverTo(new ReplicationListener() {
             @Override
             public void onEvent(ReplicationEvent raw) throws Exception {

@@ -13,17 +13,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * The hand-off between the network thread and the consumer, bounded by bytes.
  *
  * <p><b>Batches.</b> The network thread hands over events in batches ({@link #offerAll}: one lock, at most one wake-up
- * per batch), and a consumer takes everything queued at once into its own side of the buffer and then returns it event
- * by event without touching the producer's lock. A wake-up per event (what a plain blocking queue does when the consumer
- * keeps up) costs more than decoding the event; batching is what lets the stream run at socket speed.
+ * per batch; the buffer keeps the batch's list as it is, without copying it), and a consumer takes every batch queued at
+ * once into its own side of the buffer and then returns it event by event without touching the producer's lock. A
+ * wake-up per event (what a plain blocking queue does when the consumer keeps up) costs more than decoding the event;
+ * batching is what lets the stream run at socket speed.
  *
  * <p><b>Budget.</b> An event counts against the budget ({@link #weight}) from the moment it is offered until a consumer
  * has taken it with {@link #poll} or {@link #drainTo} (events moved to the consumer's side but not yet returned still
- * count). The producer never blocks: when the buffered bytes exceed the budget, {@link #offerAll} returns false and the
- * producer must stop reading the socket; the buffer runs the registered resume action once the consumer has drained it
- * to half the budget. The producer can ask {@link #wouldExceed} before offering, so it hands over a batch as soon as the
- * budget would be crossed. So the memory held is at most the budget plus the event that crossed it plus what one socket
- * read can still hold (already received when reading stopped).
+ * count). {@link #poll} gives the bytes of the events it returned back to the budget in steps of at most
+ * {@link #releaseStep()} (1/64 of the budget, at most 64 KiB) and whenever the consumer's side runs empty, rather than
+ * per event (one atomic update per event shared with the producer costs as much as the rest of the hand-off): so
+ * the count can be higher than what is really held, never lower. The producer never blocks: when the buffered bytes
+ * exceed the budget, {@link #offerAll} returns false and the producer must stop reading the socket; the buffer runs the
+ * registered resume action once the consumer has drained it to half the budget. The producer can ask
+ * {@link #wouldExceed} before offering, so it hands over a batch as soon as the budget would be crossed. So the memory
+ * held is at most the budget plus the event that crossed it plus what one socket read can still hold (already received
+ * when reading stopped).
  *
  * <p>Thread-safe: one producer (the current connection's event loop) and any number of consumers (each event goes to
  * exactly one of them, in order for a single consumer). Everything written to an event before it is offered is visible
@@ -31,13 +36,21 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class EventBuffer {
     private final long budget;
+    private final long releaseStep;
     /** Guards {@link #queue}, {@link #waiting}, {@link #resume}, {@link #failure}, {@link #highWater}. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
-    /** Serialises consumers; guards {@link #taken}. Never held by the producer. */
+    /** Serialises consumers; guards {@link #taken}, {@link #current}, {@link #next}, {@link #unreleased}. Never held by the producer. */
     private final ReentrantLock takeLock = new ReentrantLock();
-    private ArrayDeque<ReplicationEvent> queue = new ArrayDeque<>();
-    private ArrayDeque<ReplicationEvent> taken = new ArrayDeque<>();
+    /** Batches offered and not yet moved to the consumer's side; never holds an empty batch. */
+    private ArrayDeque<List<ReplicationEvent>> queue = new ArrayDeque<>();
+    /** The consumer's side: batches after {@link #current}. */
+    private ArrayDeque<List<ReplicationEvent>> taken = new ArrayDeque<>();
+    /** The batch the consumer is returning events from (index {@link #next} on), or null. */
+    private List<ReplicationEvent> current;
+    private int next;
+    /** Weight of events returned by {@link #poll} and not yet given back to the budget. */
+    private long unreleased;
     private final AtomicLong bytes = new AtomicLong();
     private int waiting;
     private long highWater;
@@ -48,11 +61,17 @@ public final class EventBuffer {
 
     public EventBuffer(long budgetBytes) {
         this.budget = budgetBytes;
+        this.releaseStep = Math.max(1, Math.min(64 * 1024, budgetBytes / 64));
     }
 
     /** Bytes an event counts for: its bytes plus a fixed allowance for the objects around them. */
     public static long weight(ReplicationEvent e) {
         return e.bytes().length + 96L;
+    }
+
+    /** The most bytes {@link #poll} returns to the consumer before giving them back to the budget. */
+    long releaseStep() {
+        return releaseStep;
     }
 
     /** True when {@code moreBytes} on top of what is buffered now would exceed the budget. Any thread. */
@@ -70,7 +89,8 @@ public final class EventBuffer {
     }
 
     /**
-     * Queues a batch of events, in order, waking a waiting consumer once.
+     * Queues a batch of events, in order, waking a waiting consumer once. The buffer keeps {@code batch} itself: the
+     * caller must not change it afterwards.
      *
      * @param batchBytes the sum of the events' {@link #weight}s
      * @param resumeReading what to run (from a consumer thread) once the buffer drained after this call returned false
@@ -85,7 +105,7 @@ public final class EventBuffer {
             if (closed) {
                 return true;
             }
-            queue.addAll(batch);
+            queue.add(batch);
             long now = bytes.addAndGet(batchBytes);
             highWater = Math.max(highWater, now);
             if (waiting > 0) {
@@ -134,26 +154,61 @@ public final class EventBuffer {
      * @throws ReplicationException once every event before a failure was taken
      */
     public ReplicationEvent poll(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
-        if (!takeLock.tryLock(unit.toNanos(timeout), TimeUnit.NANOSECONDS)) {
+        // the common case (events on the consumer's side, no other consumer) reads no clock and waits for nothing
+        if (!takeLock.tryLock() && !takeLock.tryLock(unit.toNanos(timeout), TimeUnit.NANOSECONDS)) {
             return null;
         }
         try {
             if (closed) {
-                taken.clear();
+                dropTaken();
                 return null;
             }
-            ReplicationEvent e = taken.pollFirst();
+            ReplicationEvent e = nextTaken();
             if (e == null) {
-                if (!refill(deadline)) {
+                // nothing left on this side: what was returned goes back to the budget before waiting for more
+                releaseUnreleased();
+                if (!refill(System.nanoTime() + unit.toNanos(timeout))) {
                     return null;
                 }
-                e = taken.pollFirst();
+                e = nextTaken();
             }
-            release(weight(e));
+            unreleased += weight(e);
+            if (unreleased >= releaseStep) {
+                releaseUnreleased();
+            }
             return e;
         } finally {
             takeLock.unlock();
+        }
+    }
+
+    /** The next event on the consumer's side, or null when it is empty. Holding {@link #takeLock}. */
+    private ReplicationEvent nextTaken() {
+        while (true) {
+            List<ReplicationEvent> c = current;
+            if (c != null && next < c.size()) {
+                return c.get(next++);
+            }
+            current = taken.pollFirst();
+            next = 0;
+            if (current == null) {
+                return null;
+            }
+        }
+    }
+
+    private void dropTaken() {
+        taken.clear();
+        current = null;
+        unreleased = 0;
+    }
+
+    /** Holding {@link #takeLock}. */
+    private void releaseUnreleased() {
+        if (unreleased > 0) {
+            long w = unreleased;
+            unreleased = 0;
+            release(w);
         }
     }
 
@@ -185,7 +240,7 @@ public final class EventBuffer {
                 }
             }
             // swap the deques: the producer keeps appending to the (empty) other one
-            ArrayDeque<ReplicationEvent> all = queue;
+            ArrayDeque<List<ReplicationEvent>> all = queue;
             queue = taken;
             taken = all;
             return true;
@@ -199,13 +254,13 @@ public final class EventBuffer {
         takeLock.lock();
         try {
             if (closed) {
-                taken.clear();
+                dropTaken();
                 return 0;
             }
             long moved = 0;
             int n = 0;
-            while (n < max && !taken.isEmpty()) {
-                ReplicationEvent e = taken.pollFirst();
+            ReplicationEvent e;
+            while (n < max && (e = nextTaken()) != null) {
                 moved += weight(e);
                 sink.add(e);
                 n++;
@@ -216,19 +271,20 @@ public final class EventBuffer {
                     if (n == 0 && queue.isEmpty() && failure != null) {
                         throw failure;
                     }
-                    while (n < max && !queue.isEmpty()) {
-                        ReplicationEvent e = queue.pollFirst();
-                        moved += weight(e);
-                        sink.add(e);
-                        n++;
-                    }
+                    ArrayDeque<List<ReplicationEvent>> all = queue;
+                    queue = taken;
+                    taken = all;
                 } finally {
                     lock.unlock();
                 }
+                while (n < max && (e = nextTaken()) != null) {
+                    moved += weight(e);
+                    sink.add(e);
+                    n++;
+                }
             }
-            if (moved > 0) {
-                release(moved);
-            }
+            unreleased += moved;
+            releaseUnreleased();
             return n;
         } finally {
             takeLock.unlock();
@@ -237,6 +293,9 @@ public final class EventBuffer {
 
     /** Counts taken bytes off the budget; runs the resume action when this brought the buffer down to half. */
     private void release(long weight) {
+        if (closed) {
+            return; // close() zeroed the count; what consumers still return is not part of it
+        }
         long now = bytes.addAndGet(-weight);
         if (!paused || now > budget / 2) {
             return;

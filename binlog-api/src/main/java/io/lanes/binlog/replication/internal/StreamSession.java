@@ -41,7 +41,7 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
     private Throwable endCause;
     private long events;
     /** Events tracked but not yet handed to the buffer; they already count as delivered for the tracker. */
-    private final ArrayList<ReplicationEvent> batch = new ArrayList<>();
+    private ArrayList<ReplicationEvent> batch = new ArrayList<>();
     private long batchBytes;
 
     /** Hand a batch over at least this often (events), so a consumer can work while the rest of a read is decoded. */
@@ -167,9 +167,12 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
         if (batch.isEmpty()) {
             return;
         }
-        boolean keepReading = buffer.offerAll(batch, batchBytes, resumeReading);
-        batch.clear();
+        // the buffer keeps the list itself; a fresh one, sized like the last, takes the next events
+        ArrayList<ReplicationEvent> full = batch;
+        long fullBytes = batchBytes;
+        batch = new ArrayList<>(Math.min(MAX_BATCH_EVENTS, full.size() + 16));
         batchBytes = 0;
+        boolean keepReading = buffer.offerAll(full, fullBytes, resumeReading);
         if (!keepReading) {
             channel.config().setAutoRead(false);
         }
