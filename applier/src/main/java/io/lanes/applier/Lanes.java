@@ -493,7 +493,7 @@ public final class Lanes implements AutoCloseable {
             LiveCatchUpTarget target = LiveCatchUpTarget.of(atConnect);
             long targetSequence = -1; // the last transaction up to the target, once the stream reached it
             long targetMarkedUntil = -1;
-            BinlogEventDecoder decoder = client.newDecoder(options);
+            BinlogEventDecoder decoder = client.newDecoderForDelivered(options);
             TransactionAssembler assembler = new TransactionAssembler();
             while (!stopRequested) {
                 ReplicationEvent raw = client.poll(Duration.ZERO);

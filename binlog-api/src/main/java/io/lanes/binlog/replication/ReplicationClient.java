@@ -271,16 +271,24 @@ public final class ReplicationClient implements AutoCloseable {
     }
 
     /**
+     * A decoder for the events this client hands over ({@link #poll}, {@link #deliverTo}), as {@link #newDecoder}, except
+     * that when the client verifies checksums ({@link Builder#verifyChecksums}) the decoder does not check them again:
+     * every event in the client's buffer was checked on the network thread before the stream moved past it, so a second
+     * check would only spend the consumer's time.
+     */
+    public BinlogEventDecoder newDecoderForDelivered(BinlogReaderOptions options) {
+        return newDecoder(settings.verifyChecksums() && options.verifyChecksums()
+                ? options.toBuilder().verifyChecksums(false).build() : options);
+    }
+
+    /**
      * Pushes decoded events to {@code listener} from one task run on {@code executor}, which also decodes them (with
-     * {@link #newDecoder}); the same ordering and backpressure as {@link #deliverTo}. Heartbeats are never delivered.
-     * When the client verifies checksums ({@link Builder#verifyChecksums}), the decoder does not check them again.
+     * {@link #newDecoderForDelivered}); the same ordering and backpressure as {@link #deliverTo}. Heartbeats are never
+     * delivered.
      */
     public void deliverDecodedTo(DecodedEventListener listener, BinlogReaderOptions options, Executor executor) {
         Objects.requireNonNull(listener, "listener");
-        // when this client verifies checksums, every event in its buffer was checked on the network thread before the
-        // stream moved past it: checking again while decoding would only spend the consumer's time
-        BinlogEventDecoder decoder = newDecoder(settings.verifyChecksums() && options.verifyChecksums()
-                ? options.toBuilder().verifyChecksums(false).build() : options);
+        BinlogEventDecoder decoder = newDecoderForDelivered(options);
         deliverTo(new ReplicationListener() {
             @Override
             public void onEvent(ReplicationEvent raw) throws Exception {
