@@ -29,6 +29,8 @@ final class Worker<P> implements Runnable {
     private static final int SPINS_BEFORE_PARK = 100;
     /** The longest a hot worker with cheap work spins for its next transaction before parking. */
     private static final long HOT_SPIN_NANOS = 50_000;
+    /** This worker's current spin limit (see spinNanos); its own thread only. */
+    private long spinBudgetNanos = HOT_SPIN_NANOS;
     private static final WaitState[] STATES = WaitState.values();
 
     final int id;
@@ -224,31 +226,55 @@ final class Worker<P> implements Runnable {
         if (id >= EngineRuntime.HOT_WORKERS || !rt.isCheap()) {
             return null;
         }
-        long until = System.nanoTime() + Math.min(HOT_SPIN_NANOS, rt.wakeNanos());
+        long until = System.nanoTime() + spinNanos();
         for (int i = 1;; i++) {
             Task<P> next = queue.peek();
-            if (next != null || (i & 63) == 0 && (System.nanoTime() - until >= 0 || rt.halted())) {
+            if (next != null) {
+                spun(true);
                 return next;
+            }
+            if ((i & 63) == 0 && (System.nanoTime() - until >= 0 || rt.halted())) {
+                spun(false);
+                return null;
             }
             Thread.onSpinWait();
         }
     }
 
+    /**
+     * How long a hot worker spins for its next transaction now: up to one measured wake-up (at most
+     * {@link #HOT_SPIN_NANOS}), halved after each spin that ended empty-handed and grown again by each that did not. A
+     * spin that keeps failing means the dispatcher is not running (the stream paused, or another process holds the
+     * processor the dispatcher needs, where spinning would only take more of its time).
+     */
+    private long spinNanos() {
+        return Math.min(spinBudgetNanos, rt.wakeNanos());
+    }
+
+    private void spun(boolean gotWork) {
+        long b = spinBudgetNanos;
+        spinBudgetNanos = gotWork ? Math.min(HOT_SPIN_NANOS, b + (b >> 2) + 500) : b >> 1;
+    }
+
     private void idle() {
         enter(WaitState.IDLE);
         rt.idle.push(id);
-        // A hot worker fed cheap work spins up to one wake-up's time (at most HOT_SPIN_NANOS) before parking: the next
-        // transaction usually comes sooner (the dispatcher decodes one in microseconds), and a park would cost the
-        // dispatcher an unpark per transaction, more than the work itself (a pipeline with one worker then ran slower
-        // than with none). Only the first (processors - 1) workers spin, so spinning never takes a processor from the
-        // dispatcher.
-        long spinUntil = id < EngineRuntime.HOT_WORKERS && rt.isCheap()
-                ? System.nanoTime() + Math.min(HOT_SPIN_NANOS, rt.wakeNanos()) : 0;
+        // A hot worker fed cheap work spins a while (see spinNanos) before parking: the next transaction usually comes
+        // sooner (the dispatcher decodes one in microseconds), and a park would cost the dispatcher an unpark per
+        // transaction, more than the work itself (a pipeline with one worker then ran slower than with none). Only the
+        // first (processors - 1) workers spin, so spinning never takes a processor from the dispatcher.
+        long spinUntil = id < EngineRuntime.HOT_WORKERS && rt.isCheap() ? System.nanoTime() + spinNanos() : 0;
         for (int i = 0;; i++) {
             if (queue.peek() != null) {
+                if (spinUntil != 0) {
+                    spun(true);
+                }
                 return;
             }
             if (i >= SPINS_BEFORE_PARK && (spinUntil == 0 || (i & 63) == 0 && System.nanoTime() - spinUntil >= 0)) {
+                if (spinUntil != 0) {
+                    spun(false);
+                }
                 break;
             }
             Thread.onSpinWait();
