@@ -91,6 +91,18 @@ public final class BinlogBridge {
         gtidState.addMySqlSet(event.gtidSet());
     }
 
+    /**
+     * Takes note of the MariaDB GTID position the server reports for the file position a live stream dumps from
+     * ({@code BINLOG_GTID_POS}, {@link io.lanes.binlog.replication.ServerInfo#startGtidPosition()}): the last GTID of
+     * every domain before it joins the GTID state, so that checkpoints carry the domains this run never sees, not
+     * only the ones it does. Call once, before the first transaction.
+     *
+     * @throws IllegalArgumentException when the text does not parse
+     */
+    public void mariaDbPositionBefore(String gtidPosition) {
+        gtidState.addMariaPosition(gtidPosition);
+    }
+
     /** Converts the next transaction of the source. */
     public Transaction<SourceTransaction> convert(BinlogTransaction t) throws Exception {
         if (t.gtid() != null) {

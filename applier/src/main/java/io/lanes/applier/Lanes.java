@@ -485,10 +485,21 @@ public final class Lanes implements AutoCloseable {
                 .startPosition(prefix == null ? start : prefix.dumpFrom()).build()) {
             ServerInfo atConnect = client.start();
             if (atConnect != null && atConnect.mariaDb() && start instanceof StartPosition.FilePosition) {
-                LOG.warn("lanes pipeline '{}': a MariaDB source followed from a file position ({}): checkpoints carry the"
-                        + " last GTID of each domain this run saw (and the start file before the position), not the"
-                        + " domains it did not see; start from a GTID position (?gtid=) for a complete one",
-                        config.pipeline, start);
+                // A MariaDB dump from a file position carries no history: the server's BINLOG_GTID_POS for the dump
+                // position (the start, or the start file's beginning when a prefix is read) gives every domain's last
+                // GTID before it, the prefix's transactions then advance it to the start.
+                String before = atConnect.startGtidPosition();
+                if (before != null) {
+                    bridge.mariaDbPositionBefore(before);
+                    LOG.info("lanes pipeline '{}': a MariaDB source followed from a file position ({}): GTID position"
+                            + " before {} on the server: '{}'", config.pipeline, start,
+                            prefix == null ? start : prefix.dumpFrom(), before);
+                } else {
+                    LOG.warn("lanes pipeline '{}': a MariaDB source followed from a file position ({}) refused"
+                            + " BINLOG_GTID_POS: checkpoints carry the last GTID of each domain this run saw (and the"
+                            + " start file before the position), not the domains it did not see; start from a GTID"
+                            + " position (?gtid=) for a complete one", config.pipeline, start);
+                }
             }
             LiveCatchUpTarget target = LiveCatchUpTarget.of(atConnect);
             long targetSequence = -1; // the last transaction up to the target, once the stream reached it

@@ -13,8 +13,9 @@ import java.util.TreeMap;
  * ({@code uuid:1-5:7:tag:1-3,uuid2:1-3}). A live stream that starts from a GTID state is {@link #seed seeded} with it: the
  * server sends only what is not in it, so the state after a transaction is the start plus what came since. A stream
  * that starts at a file position learns the MySQL history before it from the PREVIOUS_GTIDS event at the start of the
- * file ({@link #addMySqlSet}) plus the transactions between that event and the start position. Not thread-safe: the
- * bridge updates it in source order.
+ * file ({@link #addMySqlSet}) plus the transactions between that event and the start position; a MariaDB stream
+ * learns it from the server's {@code BINLOG_GTID_POS} for the position it dumps from ({@link #addMariaPosition}) plus
+ * the transactions it reads before the start position. Not thread-safe: the bridge updates it in source order.
  */
 public final class GtidState {
     private final TreeMap<Long, MariaGtid> mariaDomains = new TreeMap<>();
@@ -44,15 +45,31 @@ public final class GtidState {
         if (start instanceof StartPosition.MySqlGtidSet s) {
             mysql.addAll(s.gtidSet());
         } else if (start instanceof StartPosition.MariaDbGtid m) {
-            for (String part : m.gtidPosition().split(",")) {
-                if (part.isEmpty()) {
-                    continue;
-                }
-                String[] dsn = part.split("-");
-                MariaGtid g = new MariaGtid(Long.parseLong(dsn[0]), Long.parseLong(dsn[1]),
-                        Long.parseUnsignedLong(dsn[2]));
-                mariaDomains.putIfAbsent(g.domainId(), g);
+            addMariaPosition(m.gtidPosition());
+        }
+    }
+
+    /**
+     * Adds a MariaDB GTID position in the server's text form ({@code 0-1-12,1-1-3}; empty adds nothing): the server's
+     * {@code BINLOG_GTID_POS} of the position a stream that starts at a file position dumps from, i.e. the last GTID of
+     * every domain before it. A stream that started at a file position is told no other way about the domains it does
+     * not see. Call before the stream's first transaction: a domain already in the state keeps its GTID (the later one).
+     *
+     * @throws IllegalArgumentException when the text does not parse
+     */
+    public void addMariaPosition(String position) {
+        for (String part : position.split(",")) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                continue;
             }
+            String[] dsn = p.split("-");
+            if (dsn.length != 3) {
+                throw new IllegalArgumentException("not a MariaDB GTID (domain-server-sequence): '" + p + "' in '"
+                        + position + "'");
+            }
+            MariaGtid g = new MariaGtid(Long.parseLong(dsn[0]), Long.parseLong(dsn[1]), Long.parseUnsignedLong(dsn[2]));
+            mariaDomains.putIfAbsent(g.domainId(), g);
         }
     }
 

@@ -51,4 +51,21 @@ class GtidStateTest {
         file.seed(StartPosition.mysqlGtidSet(""));
         assertEquals("", file.toString());
     }
+
+    /**
+     * A MariaDB position as BINLOG_GTID_POS prints it (domains in no fixed order, maybe empty) joins the state; the
+     * transactions after it replace their domain's GTID; text that is not a position is refused.
+     */
+    @Test
+    void aMariaDbPositionFromTheServerJoinsTheState() {
+        GtidState s = new GtidState();
+        s.addMariaPosition("");
+        assertEquals("", s.toString());
+        s.addMariaPosition("1-1-1, 0-1-2,2-7-18446744073709551615");
+        s.add(new MariaGtid(0, 1, 3));
+        s.add(new MariaGtid(3, 2, 1));
+        assertEquals("0-1-3,1-1-1,2-7-18446744073709551615,3-2-1", s.toString());
+        assertThrows(IllegalArgumentException.class, () -> new GtidState().addMariaPosition("0-1"));
+        assertThrows(IllegalArgumentException.class, () -> new GtidState().addMariaPosition("a-1-2"));
+    }
 }

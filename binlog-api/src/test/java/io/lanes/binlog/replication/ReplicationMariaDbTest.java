@@ -159,6 +159,49 @@ class ReplicationMariaDbTest {
         }
     }
 
+    /**
+     * A file start reports the server's GTID position before it (BINLOG_GTID_POS): domains only in an earlier file
+     * included, a transaction after the position not; a position inside an event is refused naming BINLOG_GTID_POS.
+     */
+    @Test
+    void aFileStartReportsTheServersGtidPositionBeforeIt() throws Exception {
+        try (MariaDbServer db = MariaDbServer.startWithBinlog()) {
+            createReplicationUser(db, "repl", "pw"); // REPLICATION SLAVE only: the function needs no more
+            schema(db);
+            db.sql("SET gtid_domain_id = 2; INSERT INTO d.t (w, n, v) VALUES (2, 1, 'a'); FLUSH BINARY LOGS;"
+                    + " SET gtid_domain_id = 1; INSERT INTO d.t (w, n, v) VALUES (1, 1, 'b');");
+            String[] status = db.sql("SHOW MASTER STATUS").split("\t");
+            assertEquals("bin.000002", status[0]);
+            long mid = Long.parseLong(status[1].trim());
+            String before = db.sql("SELECT @@gtid_binlog_pos").trim();
+            db.sql("SET gtid_domain_id = 0; INSERT INTO d.t (w, n, v) VALUES (0, 1, 'c');");
+            assertNotEquals(before, db.sql("SELECT @@gtid_binlog_pos").trim());
+            try (ReplicationClient c = client(db, "repl", "pw").startPosition(StartPosition.file("bin.000002", mid))
+                    .build()) {
+                ServerInfo info = c.start();
+                assertEquals(parts(before), parts(info.startGtidPosition()), "at " + mid);
+                assertTrue(info.startGtidPosition().contains("2-1-"), info.startGtidPosition());
+            }
+            try (ReplicationClient c = client(db, "repl", "pw").startPosition(StartPosition.file("bin.000002", 4))
+                    .build()) {
+                String atFileStart = c.start().startGtidPosition();
+                assertTrue(atFileStart.contains("2-1-") && !atFileStart.contains("1-1-"), atFileStart);
+            }
+            try (ReplicationClient c = client(db, "repl", "pw").startPosition(StartPosition.file("bin.000002",
+                    mid - 3)).build()) {
+                ReplicationException e = assertThrows(ReplicationException.class, c::start);
+                assertEquals(ReplicationException.Kind.LOG_UNAVAILABLE, e.kind());
+                assertTrue(e.getMessage().contains("bin.000002:" + (mid - 3))
+                        && e.getMessage().contains("BINLOG_GTID_POS"), e.getMessage());
+            }
+        }
+    }
+
+    /** A GTID position's parts in domain order (the server prints them in no fixed order). */
+    static java.util.Set<String> parts(String gtidPosition) {
+        return new java.util.TreeSet<>(List.of(gtidPosition.trim().split("\\s*,\\s*")));
+    }
+
     @Test
     void purgedStartPositionIsAClearError() throws Exception {
         try (MariaDbServer db = MariaDbServer.startWithBinlog()) {

@@ -171,7 +171,8 @@ public final class SourceConnector {
         authenticate(pc, hs, caps);
         boolean deprecateEof = (caps & CLIENT_DEPRECATE_EOF) != 0;
         TextQuery q = new TextQuery(pc, deprecateEof, timeoutMillis());
-        ServerInfo info = setUpReplica(q, hs, start);
+        boolean[] startUnknown = new boolean[1];
+        ServerInfo info = setUpReplica(q, hs, start, startUnknown);
         boolean checksums = "CRC32".equalsIgnoreCase(info.binlogChecksum());
         registerReplica(pc);
         // From the dump on, the server sends as fast as the network allows: read only on demand until the stream is
@@ -188,6 +189,15 @@ public final class SourceConnector {
                 firstEvent.release();
             }
             throw streamError(err, start);
+        }
+        if (startUnknown[0]) {
+            // The server accepted the dump (a purged or unknown file would have been refused above, with its own
+            // error) yet could not map the position to GTIDs: it is past the file's end or inside an event, and the
+            // stream would be garbage from there.
+            firstEvent.release();
+            throw new ReplicationException(Kind.LOG_UNAVAILABLE, settings.address() + " does not know the start"
+                    + " position " + start + " (BINLOG_GTID_POS is NULL): it is past the file's end or not where an"
+                    + " event starts");
         }
         LOG.info("Replicating from {} ({}) as server id {} starting at {}{}", settings.address(), info.version(),
                 settings.serverId(), start, pc.isTls() ? " over TLS" : "");
@@ -357,7 +367,11 @@ public final class SourceConnector {
         }
     }
 
-    private ServerInfo setUpReplica(TextQuery q, ServerHandshake hs, StartPosition start)
+    /**
+     * The setup statements. {@code startUnknown[0]} is set when the server answered NULL to BINLOG_GTID_POS for a
+     * MariaDB file start: the caller fails the connection once the dump command has had its say.
+     */
+    private ServerInfo setUpReplica(TextQuery q, ServerHandshake hs, StartPosition start, boolean[] startUnknown)
             throws IOException, InterruptedException {
         boolean maria = hs.isMariaDb();
         try {
@@ -384,6 +398,13 @@ public final class SourceConnector {
                 if (r.get(0) != null && r.get(1) != null) {
                     end = StartPosition.file(r.get(0), Long.parseLong(r.get(1)));
                 }
+            }
+            String startGtidPos = null;
+            if (maria && start instanceof StartPosition.FilePosition f) {
+                TextQuery.Result r = binlogGtidPos(q, f);
+                startGtidPos = r == null ? null : r.scalar();
+                startUnknown[0] = r != null && startGtidPos == null;
+                startGtidPos = startGtidPos == null ? null : startGtidPos.strip();
             }
             if (checksum == null) {
                 checksum = "NONE";
@@ -425,10 +446,36 @@ public final class SourceConnector {
             }
             long serverId = serverIdText == null ? 0 : Long.parseLong(serverIdText);
             return new ServerInfo(version == null ? hs.serverVersion() : version, maria, serverId, uuid, gtidMode,
-                    rowMetadata, checksum.toUpperCase(java.util.Locale.ROOT), gtidPos, end);
+                    rowMetadata, checksum.toUpperCase(java.util.Locale.ROOT), gtidPos, end, startGtidPos);
         } catch (TextQuery.ServerErrorException e) {
             throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " refused a replica setup statement: "
                     + e.error(), e.error().code(), e);
+        }
+    }
+
+    /**
+     * MariaDB's {@code BINLOG_GTID_POS(file, pos)}: the GTID position of the server's binlogs at a file position (the
+     * file's GTID_LIST plus the GTID events before the position), which a stream that starts there is told no other
+     * way. The file name goes as a hex literal, so no name can break out of the statement. Checked on MariaDB 10.11:
+     * the function needs no privilege beyond REPLICATION SLAVE; it answers NULL for a file not in the binlog index, a
+     * position past the file's end or inside an event, and the file's GTID_LIST for positions 0 to 4.
+     *
+     * @return the answer: one row holding the position ({@code ""} when no GTID precedes it) or NULL when the server
+     *     does not know the position; null when the server answered with an error (an older or non-conforming server):
+     *     the caller then knows nothing, which is not a reason to refuse the stream
+     */
+    private TextQuery.Result binlogGtidPos(TextQuery q, StartPosition.FilePosition f)
+            throws IOException, InterruptedException {
+        StringBuilder hex = new StringBuilder();
+        for (byte b : f.file().getBytes(StandardCharsets.UTF_8)) {
+            hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        try {
+            return q.query("SELECT BINLOG_GTID_POS(X'" + hex + "', " + f.position() + ")");
+        } catch (TextQuery.ServerErrorException e) {
+            LOG.info("{} refused BINLOG_GTID_POS for {}: {}; the GTID position before the start is unknown",
+                    settings.address(), f, e.error());
+            return null;
         }
     }
 
