@@ -68,6 +68,14 @@ public final class TranslatingDdlHandler implements DdlHandler {
         }
         List<String> executed = new ArrayList<>();
         List<String> warnings = new ArrayList<>(translation.warnings());
+        if (dialect.kind() == Dialect.Kind.H2) {
+            for (TableName t : translation.tables()) {
+                if (H2InterruptedAlter.repair(target, t.schema(), t.name())) {
+                    warnings.add("renamed back H2's copy of " + t.schema() + "." + t.name() + " left by an ALTER TABLE"
+                            + " that a crash cut short");
+                }
+            }
+        }
         try {
             for (String sql : translation.sql()) {
                 try {
