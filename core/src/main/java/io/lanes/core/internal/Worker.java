@@ -31,6 +31,8 @@ final class Worker<P> implements Runnable {
     private static final long HOT_SPIN_NANOS = 50_000;
     /** This worker's current spin limit (see spinNanos); its own thread only. */
     private long spinBudgetNanos = HOT_SPIN_NANOS;
+    /** Time the open batch spent waiting for its next transaction (awaitNextWhileCheap); own thread only. */
+    private long waitedInBatchNanos;
     private static final WaitState[] STATES = WaitState.values();
 
     final int id;
@@ -226,15 +228,18 @@ final class Worker<P> implements Runnable {
         if (id >= EngineRuntime.HOT_WORKERS || !rt.isCheap()) {
             return null;
         }
-        long until = System.nanoTime() + spinNanos();
+        long from = System.nanoTime();
+        long until = from + spinNanos();
         for (int i = 1;; i++) {
             Task<P> next = queue.peek();
             if (next != null) {
                 spun(true);
+                waitedInBatchNanos += System.nanoTime() - from;
                 return next;
             }
             if ((i & 63) == 0 && (System.nanoTime() - until >= 0 || rt.halted())) {
                 spun(false);
+                waitedInBatchNanos += System.nanoTime() - from;
                 return null;
             }
             Thread.onSpinWait();
@@ -403,6 +408,7 @@ final class Worker<P> implements Runnable {
     private void addToBatch(Task<P> t) {
         if (batchSize == 0) {
             batchStartedAt = System.nanoTime();
+            waitedInBatchNanos = 0;
         }
         if (batchSize == batch.length) {
             batch = Arrays.copyOf(batch, batchSize * 2);
@@ -566,7 +572,10 @@ final class Worker<P> implements Runnable {
         commits++;
         long now = System.nanoTime();
         long old = serviceNanos;
-        long perTransaction = (now - batchStartedAt) / n;
+        // Not the time spent waiting for the next transaction with the batch open: that is the dispatcher's pace, not
+        // the cost of the work (counted, cheap work would stop looking cheap and spread over parked workers).
+        long perTransaction = Math.max(0, now - batchStartedAt - waitedInBatchNanos) / n;
+        waitedInBatchNanos = 0;
         serviceNanos = old + ((perTransaction - old) >> 2);
         rt.recordServiceTime(perTransaction);
         stepStartedAt = now;

@@ -35,7 +35,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Two apply models: {@code noop} (the engine's own cost; 64 independent lanes, batches of 20,000) and
  * {@code latency} (each apply parks 1 ms, like a round trip to a database; 10 independent lanes, batches of 200).
  * Goals reported from the medians: 1024 workers at least 90% of the best count (both models, every scheduler), and 10
- * workers at least 9x one worker (latency model).
+ * workers at least 9x one worker (latency model, partitions). Each count also records how many of its workers applied
+ * anything during a measurement (median over rounds: {@code workersUsed}; a worker that seems stuck for a
+ * moment, descheduled or in a GC pause, makes cheap work spread for that moment): with a no-op apply the engine should keep all work on its
+ * first (processors - 1) workers whatever the count.
  *
  * <pre>{@code java -cp jmh/target/benchmarks.jar io.lanes.jmh.core.EngineScalingProbe [options]}</pre>
  *
@@ -61,7 +64,8 @@ public final class EngineScalingProbe {
     }
 
     /** One measurement. */
-    record Measurement(String apply, String model, int workers, int round, int position, double tps) {
+    record Measurement(String apply, String model, int workers, int round, int position, double tps,
+            int workersUsed) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -118,10 +122,11 @@ public final class EngineScalingProbe {
                         model, round, round < warmup ? " (warm-up)" : ""));
                 for (int i = 0; i < order.size(); i++) {
                     int w = order.get(i);
-                    double tps = engines.get(w).measure(am.millis());
+                    Stream stream = engines.get(w);
+                    double tps = stream.measure(am.millis());
                     line.append(String.format(Locale.ROOT, " %d=%.0f", w, tps));
                     if (round >= warmup) {
-                        kept.add(new Measurement(am.name(), model, w, round - warmup, i, tps));
+                        kept.add(new Measurement(am.name(), model, w, round - warmup, i, tps, stream.workersUsed()));
                     }
                 }
                 System.out.println(line);
@@ -143,6 +148,7 @@ public final class EngineScalingProbe {
     static final class Stream {
         final Engine<Object> engine;
         final Transaction<Object>[] txns;
+        private int lastUsed;
 
         Stream(Engine<Object> engine, Transaction<Object>[] txns) {
             this.engine = engine;
@@ -156,7 +162,8 @@ public final class EngineScalingProbe {
             long current = submitBatch();
             await(previous);
             previous = current;
-            long startLwm = engine.stats().lowWaterMark();
+            io.lanes.core.EngineStats startStats = engine.stats();
+            long startLwm = startStats.lowWaterMark();
             long start = System.nanoTime();
             long deadline = start + TimeUnit.MILLISECONDS.toNanos(millis);
             long endLwm;
@@ -167,13 +174,26 @@ public final class EngineScalingProbe {
                 previous = current;
                 long now = System.nanoTime();
                 if (now >= deadline) {
-                    endLwm = engine.stats().lowWaterMark();
+                    io.lanes.core.EngineStats endStats = engine.stats();
+                    endLwm = endStats.lowWaterMark();
                     end = System.nanoTime();
+                    lastUsed = 0;
+                    for (int w = 0; w < endStats.workers().size(); w++) {
+                        long before = w < startStats.workers().size() ? startStats.workers().get(w).transactions() : 0;
+                        if (endStats.workers().get(w).transactions() > before) {
+                            lastUsed++;
+                        }
+                    }
                     break;
                 }
             }
             await(previous);
             return (endLwm - startLwm) * 1e9 / (end - start);
+        }
+
+        /** Workers that applied at least one transaction during the last measurement. */
+        int workersUsed() {
+            return lastUsed;
         }
 
         private long submitBatch() throws InterruptedException {
@@ -252,6 +272,7 @@ public final class EngineScalingProbe {
             double[] tps = ms.stream().mapToDouble(Measurement::tps).toArray();
             j.append("    {\"apply\": ").append(str(f.apply())).append(", \"model\": ").append(str(f.model()))
                     .append(", \"workers\": ").append(f.workers()).append(", \"median\": ").append(num(median(tps)))
+                    .append(", \"workersUsed\": ").append(num(median(ms.stream().mapToDouble(Measurement::workersUsed).toArray())))
                     .append(", \"rounds\": [");
             for (int k = 0; k < tps.length; k++) {
                 j.append(k == 0 ? "" : ", ").append(num(tps[k]));

@@ -411,6 +411,9 @@ public final class BenchReport {
             params.put("scheduler", String.valueOf(m.get("model")));
             params.put("workers", String.valueOf((long) number(m.get("workers"))));
             String apply = String.valueOf(m.get("apply"));
+            if (m.get("workersUsed") != null) {
+                params.put("workersUsed", String.format(Locale.ROOT, "%.1f", number(m.get("workersUsed"))));
+            }
             byApply.computeIfAbsent(apply, k -> new ArrayList<>()).add(new Result("EngineScalingProbe." + apply,
                     params, number(m.get("median")), spread, f.getFileName().toString(), Double.NaN));
         }
@@ -436,6 +439,13 @@ public final class BenchReport {
             md.append("![").append(title).append("](").append(mdDir.relativize(dir.resolve(png)).toString()
                     .replace('\\', '/')).append(")\n\n");
             table(md, e.getValue());
+            md.append("Workers that applied anything during a measurement, median over rounds (workers configured: used): ");
+            List<String> used = new ArrayList<>();
+            for (Map.Entry<String, Map<Integer, Result>> s : bySchedulerAndWorkers(e.getValue()).entrySet()) {
+                used.add(s.getKey() + " " + s.getValue().values().stream().filter(r -> !r.p("workersUsed").isEmpty())
+                        .map(r -> r.workers() + ": " + r.p("workersUsed")).collect(Collectors.joining(", ")));
+            }
+            md.append(String.join("; ", used)).append(".\n\n");
             for (Map.Entry<String, Map<Integer, Result>> s : bySchedulerAndWorkers(e.getValue()).entrySet()) {
                 Map<Integer, Result> byW = s.getValue();
                 Result best = byW.values().stream().max(Comparator.comparingDouble(Result::tps)).orElse(null);
@@ -447,10 +457,13 @@ public final class BenchReport {
                                 fmt(best.tps()), best.workers(), 100 * f1024), f1024 >= 0.90 ? "PASS" : "FAIL"});
                 }
                 if (apply.equals("latency") && byW.get(10) != null && byW.get(1) != null) {
+                    // The goal names 10 independent partitions; the other models' ratios are shown beside it.
+                    boolean judged = s.getKey().equals("partition");
                     double x = byW.get(10).tps() / byW.get(1).tps();
-                    goals.add(new String[] {apply + " / " + s.getKey() + ": 10 workers >= 9x 1 worker",
+                    goals.add(new String[] {apply + " / " + s.getKey() + ": 10 workers >= 9x 1 worker"
+                        + (judged ? "" : " (not a goal: shown beside the partition one)"),
                         String.format(Locale.ROOT, "%s / %s tps = %.2fx", fmt(byW.get(10).tps()),
-                                fmt(byW.get(1).tps()), x), x >= 9 ? "PASS" : "FAIL"});
+                                fmt(byW.get(1).tps()), x), !judged ? "-" : x >= 9 ? "PASS" : "FAIL"});
                 }
             }
         }

@@ -27,6 +27,7 @@ class EngineScalingProbeTest {
             assertTrue(json.contains("\"model\": \"writeset\", \"workers\": " + w + ", \"median\": "), json);
         }
         assertFalse(json.contains("null"), "every measurement committed work: " + json);
+        assertTrue(json.contains("\"workersUsed\": "), json);
 
         List<EngineScalingProbe.Measurement> ms = EngineScalingProbe.probe(
                 new EngineScalingProbe.ApplyModel("latency", 10, 40, 200_000, new int[] {1, 10}, 60), "partition", 1,
@@ -55,7 +56,8 @@ class EngineScalingProbeTest {
         assertTrue(md.contains("| noop / writeset: 1024 workers >= 90% of the best count | 2,000,000 / 3,000,000 tps "
                 + "(best: 1 workers) = 67% | FAIL |"), md);
         assertTrue(md.contains("| latency / partition: 10 workers >= 9x 1 worker | 8,800 / 900 tps = 9.78x | PASS |"), md);
-        assertTrue(md.contains("| latency / writeset: 10 workers >= 9x 1 worker | 7,000 / 900 tps = 7.78x | FAIL |"), md);
+        assertTrue(md.contains("| latency / writeset: 10 workers >= 9x 1 worker (not a goal: shown beside the partition one)"
+                + " | 7,000 / 900 tps = 7.78x | - |"), md);
         assertTrue(md.contains("| latency / writeset: 1024 workers >= 90% of the best count | 7,100 / 7,100 tps "
                 + "(best: 1024 workers) = 100% | PASS |"), md);
         assertTrue(Files.size(bench.resolve("core-probe-latency.png")) > 1000, "chart drawn");
