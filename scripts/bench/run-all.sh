@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs the whole apply suite (io.lanes.jmh.apply.ApplyThroughput) and regenerates docs/benchmarks.md with tables and PNG
 # charts drawn from JMH's JSON (io.lanes.jmh.report.BenchReport).
-#   scripts/bench/run-all.sh            # full run: the apply suites (1 fork, 1 warmup + 2 measured iterations of 1 s)
-#                                       # and the core engine suites (3 s a configuration): 23 minutes on 2 cores before
-#                                       # two passes were trimmed (sequential on the other workloads, 64 workers on
-#                                       # noop/cpu), about 20 minutes since; each pass's end time is in apply-run.txt
+#   scripts/bench/run-all.sh            # full run: the apply suites (1 fork, 1 warmup + 2 measured iterations of 1 s),
+#                                       # the checkpoint probe, the core engine suites (2 s a configuration) and the
+#                                       # engine scaling probe: 20 minutes 14 s on 2 cores, build included (session 4);
+#                                       # each pass's end time is in apply-run.txt and core-run.txt
 #   scripts/bench/run-all.sh --smoke    # one fork, one short iteration, a subset of worker counts: minutes, noisy
 #   scripts/bench/run-all.sh --report   # only regenerate docs/benchmarks.md from docs/bench/*
 # Writes docs/bench/apply-*.json and core-*.json (raw JMH), checkpoint-probe.json (CheckpointCostProbe), apply-run.txt
