@@ -131,6 +131,8 @@ public final class EngineRuntime<P> {
     private volatile boolean workersMayExit;
     private final AtomicReference<ApplierFailedException> failure = new AtomicReference<>();
     private volatile boolean dispatcherWaiting;
+    /** While the dispatcher waits for the checkpoint group: the low-water mark worth waking it for. */
+    private volatile long dispatcherResumeLwm = Long.MIN_VALUE;
     private volatile Thread dispatcherThread;
     /** Written by the dispatching thread, read by stats: opaque access is enough and keeps submit free of fences. */
     @SuppressWarnings("unused")
@@ -640,6 +642,12 @@ public final class EngineRuntime<P> {
 
     private void awaitDispatch(WaitState state, long seq, long charge, int worker) throws InterruptedException {
         DISPATCHER_STATE.setOpaque(this, state);
+        // Waiting for the checkpoint group to move: be woken once an eighth of the window is free, not at each commit.
+        // A dispatcher that decodes faster than the workers commit otherwise wakes, dispatches one transaction and
+        // parks again for every commit, and every commit pays the unpark (measured: a pipeline with one worker and a
+        // 500 us commit ran 5-15% slower than the same work applied on the reading thread).
+        dispatcherResumeLwm = state == WaitState.WAITING_FOR_CHECKPOINT_GROUP
+                ? Math.min(seq - 1, seq - window.window() + Math.max(1, window.window() / 8)) : Long.MIN_VALUE;
         dispatcherWaiting = true;
         try {
             for (;;) {
@@ -669,12 +677,13 @@ public final class EngineRuntime<P> {
             }
         } finally {
             dispatcherWaiting = false;
+            dispatcherResumeLwm = Long.MIN_VALUE;
             DISPATCHER_STATE.setOpaque(this, WaitState.DISPATCHING);
         }
     }
 
     void wakeDispatcherIfWaiting() {
-        if (dispatcherWaiting) {
+        if (dispatcherWaiting && window.lwm() >= dispatcherResumeLwm) {
             Thread d = dispatcherThread;
             if (d != null) {
                 LockSupport.unpark(d);
