@@ -3,7 +3,9 @@
 # charts drawn from JMH's JSON (io.lanes.jmh.report.BenchReport).
 #   scripts/bench/run-all.sh            # full run: the apply suites (1 fork, 1 warmup + 2 measured iterations of 1 s),
 #                                       # the checkpoint probe, the core engine suites (2 s a configuration) and the
-#                                       # engine scaling probe: 20 minutes 14 s on 2 cores, build included (session 4);
+#                                       # engine scaling probe: 20 minutes 14 s on 2 cores, build included (session 4),
+#                                       # before the core JMH suites' warm-up went from 1 s to 0.5 s a configuration
+#                                       # (about 30 s less; not timed again);
 #                                       # each pass's end time is in apply-run.txt and core-run.txt
 #   scripts/bench/run-all.sh --smoke    # one fork, one short iteration, a subset of worker counts: minutes, noisy
 #   scripts/bench/run-all.sh --report   # only regenerate docs/benchmarks.md from docs/bench/*
@@ -119,7 +121,7 @@ echo "load after checkpoint-probe: $(uptime)" >> "$run_txt"
 # on 10 independent partitions (10 workers vs 1), every scheduler model.
 rm -f "$out"/core-*.json "$out"/core-*.png  # core-probe.json too
 core_txt="$out/core-run.txt"
-if [ "$mode" = smoke ]; then core_iters=(-f 1 -wi 0 -i 1 -r 1s -p workers=1,10,1024); else core_iters=(-f 1 -wi 1 -w 1s -i 1 -r 1s); fi
+if [ "$mode" = smoke ]; then core_iters=(-f 1 -wi 0 -i 1 -r 1s -p workers=1,10,1024); else core_iters=(-f 1 -wi 1 -w 500ms -i 1 -r 1s); fi
 echo "kind: $mode; started $(date -u +%Y-%m-%dT%H:%M:%SZ); load before: $(uptime)" > "$core_txt"
 for suite in EngineFixedLatencyScaling EngineNoOpApplyThroughput; do
   cmd=(java -jar "$jar" "io.lanes.jmh.core.$suite" "${core_iters[@]}" -rf json -rff "$out/core-$suite.json")
