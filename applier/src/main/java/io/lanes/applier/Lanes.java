@@ -14,6 +14,7 @@ import io.lanes.binlog.BinlogFormatException;
 import io.lanes.binlog.BinlogReader;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.MariaGtid;
 import io.lanes.binlog.PreviousGtidsEvent;
 import io.lanes.binlog.TransactionAssembler;
 import io.lanes.binlog.replication.ReplicationClient;
@@ -604,20 +605,12 @@ public final class Lanes implements AutoCloseable {
                 return null;
             }
             Map<Long, Long> m = new HashMap<>();
-            for (String gtid : position.split(",")) {
-                String g = gtid.trim();
-                if (g.isEmpty()) {
-                    continue;
+            try {
+                for (MariaGtid g : MariaGtid.parsePosition(position)) {
+                    m.put(g.domainId(), g.sequence());
                 }
-                String[] p = g.split("-");
-                if (p.length != 3) {
-                    return null;
-                }
-                try {
-                    m.put(Long.parseLong(p[0]), Long.parseUnsignedLong(p[2]));
-                } catch (NumberFormatException notOne) {
-                    return null;
-                }
+            } catch (IllegalArgumentException notOne) {
+                return null;
             }
             return m;
         }

@@ -58,17 +58,7 @@ public final class GtidState {
      * @throws IllegalArgumentException when the text does not parse
      */
     public void addMariaPosition(String position) {
-        for (String part : position.split(",")) {
-            String p = part.strip();
-            if (p.isEmpty()) {
-                continue;
-            }
-            String[] dsn = p.split("-");
-            if (dsn.length != 3) {
-                throw new IllegalArgumentException("not a MariaDB GTID (domain-server-sequence): '" + p + "' in '"
-                        + position + "'");
-            }
-            MariaGtid g = new MariaGtid(Long.parseLong(dsn[0]), Long.parseLong(dsn[1]), Long.parseUnsignedLong(dsn[2]));
+        for (MariaGtid g : MariaGtid.parsePosition(position)) {
             mariaDomains.putIfAbsent(g.domainId(), g);
         }
     }

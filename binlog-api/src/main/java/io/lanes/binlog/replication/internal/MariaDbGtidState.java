@@ -1,5 +1,6 @@
 package io.lanes.binlog.replication.internal;
 
+import io.lanes.binlog.MariaGtid;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -9,15 +10,8 @@ public final class MariaDbGtidState {
 
     public static MariaDbGtidState parse(String text) {
         MariaDbGtidState s = new MariaDbGtidState();
-        String t = text.replaceAll("\\s", "");
-        if (!t.isEmpty()) {
-            for (String g : t.split(",")) {
-                String[] f = g.split("-");
-                if (f.length != 3) {
-                    throw new IllegalArgumentException("bad MariaDB GTID '" + g + "'");
-                }
-                s.set(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]));
-            }
+        for (MariaGtid g : MariaGtid.parsePosition(text)) {
+            s.set(g.domainId(), g.serverId(), g.sequence());
         }
         return s;
     }
