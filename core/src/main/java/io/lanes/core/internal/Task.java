@@ -44,4 +44,9 @@ final class Task<P> {
     void next(Task<P> t) {
         NEXT.setVolatile(this, t);
     }
+
+    /** The consumer, once it took this task's successor: the producer never touches this task again. */
+    void unlink() {
+        NEXT.setOpaque(this, (Task<P>) null);
+    }
 }

@@ -29,8 +29,15 @@ final class TaskQueue<P> {
         return consumed.next();
     }
 
-    /** Consumer only: removes the head returned by {@link #peek}. */
+    /**
+     * Consumer only: removes the head returned by {@link #peek}. The task taken before it is unlinked: the producer is
+     * done with it (it linked {@code head} to it), and a link left in place would let one task that reached the old
+     * generation keep every task queued after it alive through young collections (measured: a no-op stream's heap grew
+     * to 1.5 GB within seconds, with young pauses of 750 ms, whenever one task had been promoted).
+     */
     void remove(Task<P> head) {
+        Task<P> previous = consumed;
         consumed = head;
+        previous.unlink();
     }
 }
