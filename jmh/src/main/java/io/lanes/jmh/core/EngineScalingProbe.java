@@ -28,6 +28,12 @@ import java.util.concurrent.TimeUnit;
  * engine per worker count is started and kept running, and every round measures each of them once, in a shuffled
  * order (fixed seed); a count's figure is its median over rounds.
  *
+ * <p>Each engine runs in a JVM of its own (a child process started by the probe, idle while another is measured), as
+ * JMH forks a JVM per configuration: engines of every count sharing one JVM share its compiled code too, and the JIT's
+ * profile, gathered over all of them, fitted none (measured in one JVM with a no-op apply: every count above one
+ * worker ran at 5.7 M/s against 7.7 M/s for one worker, while in JVMs of their own 1 and 8 workers both ran at
+ * 6.3-6.8 M/s). {@code --fork false} keeps them all in the probe's JVM.
+ *
  * <p>One measurement streams the model's pre-built batches into an engine, two batches in flight (submit one, wait
  * for the one before it, as a continuous binlog would), for {@code --millis}; its figure is the low-water mark's
  * advance over that time: transactions committed per second in steady state, without a start or a final drain.
@@ -46,6 +52,9 @@ import java.util.concurrent.TimeUnit;
  * [partition,logical-clock,writeset, plus sequential for noop], {@code --rounds N} [7], {@code --latency-rounds N}
  * [as --rounds; a round of the latency model takes about 9 s per scheduler], {@code --warmup N} rounds
  * discarded [2], {@code --millis N} per measurement [noop 400, latency 600], {@code --seed N} [3] (the shuffle),
+ * {@code --fork true|false} [true] (a JVM per worker count, started with this JVM's options),
+ * {@code --child-warmup-millis N} [noop 10000, latency 3000] (each child's warm-up before the first round, at most 3
+ * million transactions for noop, 5,000 for latency; the children of a model warm up side by side),
  * {@code -o FILE} [docs/bench/core-probe.json]. The JSON holds every measurement, the medians, the command line, the
  * times and {@code uptime} before and after.
  */
@@ -69,7 +78,12 @@ public final class EngineScalingProbe {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals(CHILD)) {
+            child(args);
+            return;
+        }
         Map<String, String> o = options(args);
+        boolean fork = Boolean.parseBoolean(o.getOrDefault("--fork", "true"));
         int rounds = Integer.parseInt(o.getOrDefault("--rounds", "7"));
         int warmup = Integer.parseInt(o.getOrDefault("--warmup", "2"));
         long seed = Long.parseLong(o.getOrDefault("--seed", "3"));
@@ -90,7 +104,8 @@ public final class EngineScalingProbe {
                     : "partition,logical-clock,writeset";
             int r = apply.equals("latency") ? Integer.parseInt(o.getOrDefault("--latency-rounds", "" + rounds)) : rounds;
             for (String model : o.getOrDefault("--models", defaultModels).split(",")) {
-                all.addAll(probe(am, model, r, warmup, new Random(seed)));
+                all.addAll(o.containsKey("--child-warmup-millis") ? probe(am, model, r, warmup, new Random(seed), fork,
+                        Long.parseLong(o.get("--child-warmup-millis"))) : probe(am, model, r, warmup, new Random(seed), fork));
             }
         }
         Instant finished = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -102,18 +117,25 @@ public final class EngineScalingProbe {
         System.out.println("wrote " + out);
     }
 
-    static List<Measurement> probe(ApplyModel am, String model, int rounds, int warmup, Random shuffle)
-            throws InterruptedException {
-        Transaction<Object>[] txns = Workloads.build(model, am.batch(), am.streams());
-        Map<Integer, Stream> engines = new LinkedHashMap<>();
+    static List<Measurement> probe(ApplyModel am, String model, int rounds, int warmup, Random shuffle, boolean fork)
+            throws InterruptedException, IOException {
+        return probe(am, model, rounds, warmup, shuffle, fork, am.applyNanos() == 0 ? 10_000 : 3_000);
+    }
+
+    /** As above; a forked child warms up for up to {@code childWarmupMillis} (3 million transactions at most). */
+    static List<Measurement> probe(ApplyModel am, String model, int rounds, int warmup, Random shuffle, boolean fork,
+            long childWarmupMillis) throws InterruptedException, IOException {
+        Map<Integer, Probed> engines = new LinkedHashMap<>();
         List<Measurement> kept = new ArrayList<>();
         try {
+            Transaction<Object>[] txns = fork ? null : Workloads.build(model, am.batch(), am.streams());
             for (int w : am.workers()) {
-                Engine<Object> e = Engine.builder(x -> new ParkingApplier(am.applyNanos()))
-                        .scheduler(Workloads.scheduler(model)).workers(w).commitOrder(CommitOrder.NONE)
-                        .name("probe-" + w).build();
-                e.start();
-                engines.put(w, new Stream(e, txns));
+                engines.put(w, fork ? new ForkedStream(am, model, w, childWarmupMillis) : new Stream(startEngine(am, model, w), txns));
+            }
+            for (Probed p : engines.values()) {
+                if (p instanceof ForkedStream f) {
+                    f.awaitReady();
+                }
             }
             List<Integer> order = new ArrayList<>(engines.keySet());
             for (int round = 0; round < warmup + rounds; round++) {
@@ -122,7 +144,7 @@ public final class EngineScalingProbe {
                         model, round, round < warmup ? " (warm-up)" : ""));
                 for (int i = 0; i < order.size(); i++) {
                     int w = order.get(i);
-                    Stream stream = engines.get(w);
+                    Probed stream = engines.get(w);
                     double tps = stream.measure(am.millis());
                     line.append(String.format(Locale.ROOT, " %d=%.0f", w, tps));
                     if (round >= warmup) {
@@ -132,8 +154,8 @@ public final class EngineScalingProbe {
                 System.out.println(line);
             }
         } finally {
-            for (Stream s : engines.values()) {
-                s.engine.close();
+            for (Probed s : engines.values()) {
+                s.close();
             }
         }
         Map<Integer, Double> medians = new LinkedHashMap<>();
@@ -144,8 +166,136 @@ public final class EngineScalingProbe {
         return kept;
     }
 
+    private static Engine<Object> startEngine(ApplyModel am, String model, int workers) {
+        Engine<Object> e = Engine.builder(x -> new ParkingApplier(am.applyNanos()))
+                .scheduler(Workloads.scheduler(model)).workers(workers).commitOrder(CommitOrder.NONE)
+                .name("probe-" + workers).build();
+        e.start();
+        return e;
+    }
+
+    /** An engine of one worker count, measured on request. */
+    interface Probed extends AutoCloseable {
+        /** Streams for about {@code millis} and returns committed transactions per second. */
+        double measure(long millis) throws InterruptedException, IOException;
+
+        /** Workers that applied at least one transaction during the last measurement. */
+        int workersUsed();
+
+        @Override
+        void close();
+    }
+
+    private static final String CHILD = "--child";
+
+    /**
+     * A {@link Stream} in a child JVM. Protocol, one line each: the child prints {@code ready} once its engine
+     * started; then for each {@code measure MILLIS} it reads, it prints {@code result TPS WORKERS_USED}; {@code quit}
+     * closes the engine and ends it.
+     */
+    static final class ForkedStream implements Probed {
+        private final Process process;
+        private final java.io.BufferedReader out;
+        private final java.io.PrintStream in;
+        private int lastUsed;
+
+        ForkedStream(ApplyModel am, String model, int workers, long warmupMillis) throws IOException {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            for (String a : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                // The probe's own heap and compiler settings, not its debugger, agents or recordings.
+                if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent") && !a.startsWith("-Xrunjdwp")
+                        && !a.contains("FlightRecord")) {
+                    cmd.add(a);
+                }
+            }
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), EngineScalingProbe.class.getName(), CHILD,
+                    model, Integer.toString(workers), Integer.toString(am.streams()), Integer.toString(am.batch()),
+                    Long.toString(am.applyNanos()), Long.toString(warmupMillis)));
+            process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8));
+            in = new java.io.PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
+            this.model = model;
+            this.workers = workers;
+        }
+
+        private final String model;
+        private final int workers;
+
+        /** Waits for the child's engine to start and warm up (children of one model warm up side by side). */
+        ForkedStream awaitReady() throws IOException {
+            String first = out.readLine();
+            if (!"ready".equals(first)) {
+                close();
+                throw new IOException("the probe's child for " + model + " at " + workers + " workers did not start: "
+                        + first);
+            }
+            return this;
+        }
+
+        @Override
+        public double measure(long millis) throws IOException {
+            in.println("measure " + millis);
+            String line = out.readLine();
+            String[] f = line == null ? new String[0] : line.split(" ");
+            if (f.length != 3 || !f[0].equals("result")) {
+                throw new IOException("the probe's child answered " + line);
+            }
+            lastUsed = Integer.parseInt(f[2]);
+            return Double.parseDouble(f[1]);
+        }
+
+        @Override
+        public int workersUsed() {
+            return lastUsed;
+        }
+
+        @Override
+        public void close() {
+            in.println("quit");
+            in.close();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The child JVM's side of {@link ForkedStream}. */
+    private static void child(String[] args) throws Exception {
+        String model = args[1];
+        int workers = Integer.parseInt(args[2]);
+        ApplyModel am = new ApplyModel("child", Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+                Long.parseLong(args[5]), new int[] {workers}, 0);
+        java.io.BufferedReader commands = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                StandardCharsets.UTF_8));
+        try (Stream stream = new Stream(startEngine(am, model, workers), Workloads.build(model, am.batch(),
+                am.streams()))) {
+            // Warm up before the first measurement, so the JIT compiled this JVM's code before any round counts: a
+            // child is measured for a fraction of a second per round, and its first rounds ran at a third of its
+            // later rate without this. All children of a model warm up at once, so the time bound is generous.
+            long warmUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[6]));
+            long warmTransactions = 0;
+            while (System.nanoTime() < warmUntil && warmTransactions < (am.applyNanos() == 0 ? 3_000_000 : 5_000)) {
+                warmTransactions += Math.round(stream.measure(200) * 0.2);
+            }
+            System.out.println("ready");
+            System.out.flush();
+            for (String line; (line = commands.readLine()) != null && !line.equals("quit");) {
+                double tps = stream.measure(Long.parseLong(line.substring("measure ".length())));
+                System.out.println("result " + tps + " " + stream.workersUsed());
+                System.out.flush();
+            }
+        }
+    }
+
     /** One engine fed a continuous stream: two batches in flight, as from a binlog. */
-    static final class Stream {
+    static final class Stream implements Probed {
         final Engine<Object> engine;
         final Transaction<Object>[] txns;
         private int lastUsed;
@@ -156,7 +306,8 @@ public final class EngineScalingProbe {
         }
 
         /** Streams for about {@code millis} and returns the low-water mark's advance per second; drains after. */
-        double measure(long millis) throws InterruptedException {
+        @Override
+        public double measure(long millis) throws InterruptedException {
             long previous = submitBatch();
             // Let the pipeline fill before the clock starts: one batch applied with the next one queued.
             long current = submitBatch();
@@ -191,9 +342,19 @@ public final class EngineScalingProbe {
             return (endLwm - startLwm) * 1e9 / (end - start);
         }
 
-        /** Workers that applied at least one transaction during the last measurement. */
-        int workersUsed() {
+        @Override
+        public int workersUsed() {
             return lastUsed;
+        }
+
+        @Override
+        public void close() {
+            try {
+                engine.close();
+            } catch (InterruptedException e) {
+                engine.abort();
+                Thread.currentThread().interrupt();
+            }
         }
 
         private long submitBatch() throws InterruptedException {
