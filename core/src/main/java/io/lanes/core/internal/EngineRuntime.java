@@ -85,12 +85,14 @@ public final class EngineRuntime<P> {
     static final int HOT_WORKERS = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     private static final java.lang.invoke.VarHandle DISPATCHER_STATE;
     private static final java.lang.invoke.VarHandle LAST_DISPATCHED;
+    private static final java.lang.invoke.VarHandle CHARGED;
 
     static {
         try {
             java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
             DISPATCHER_STATE = l.findVarHandle(EngineRuntime.class, "dispatcherState", WaitState.class);
             LAST_DISPATCHED = l.findVarHandle(EngineRuntime.class, "lastDispatched", long.class);
+            CHARGED = l.findVarHandle(EngineRuntime.class, "chargedBytes", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -111,7 +113,12 @@ public final class EngineRuntime<P> {
     final long commitOrderTimeoutNanos;
     final LongAdder retries = new LongAdder();
     final LongAdder commitOrderRetries = new LongAdder();
-    final AtomicLong queuedBytes = new AtomicLong();
+    /**
+     * Bytes given back by workers as their transactions commit. The bytes charged are the dispatching thread's own
+     * counter ({@link #chargedBytes}): one shared counter updated by both sides at every transaction made them take its
+     * cache line from each other at every transaction.
+     */
+    final AtomicLong releasedBytes = new AtomicLong();
     IdleWorkers idle;
     InFlightWindow window;
     long[] recoveredSkips = new long[0];
@@ -149,6 +156,16 @@ public final class EngineRuntime<P> {
     @SuppressWarnings("unused")
     private long lastDispatched;
     private long nextSeq;
+    /** Bytes charged against the budget; written by the dispatching thread (release), read by others (acquire). */
+    private long chargedBytes;
+    /**
+     * The low-water mark and the released bytes as the dispatching thread last read them. Both only grow, so a stale
+     * value errs on the safe side (a dependency kept that has committed, a wait considered that is not needed); they
+     * are read afresh only when the stale value would make the dispatcher wait: the workers write both at every commit,
+     * and reading them at every transaction made the dispatcher wait for their cache lines.
+     */
+    private long knownLwm;
+    private long knownReleased;
     private long barrierFloor;
     private int skipIndex;
     private final PlacementImpl placement = new PlacementImpl();
@@ -197,6 +214,7 @@ public final class EngineRuntime<P> {
         window = new InFlightWindow(config.groupSize(), config.groupSize(), config.periodNanos(), rp.lowWaterMark(),
                 rp.position(), this::wakeDispatcherIfWaiting);
         nextSeq = rp.nextSequence();
+        knownLwm = rp.lowWaterMark();
         LAST_DISPATCHED.setRelease(this, rp.lowWaterMark());
         barrierFloor = 0;
         startNanos = System.nanoTime();
@@ -458,17 +476,26 @@ public final class EngineRuntime<P> {
     private long dispatch(Transaction<P> txn) throws InterruptedException {
         long seq = nextSeq;
         if (workerCount == 0 && inline.hasOpenBatch() && (seq - window.lwm() > window.window()
-                || queuedBytes.get() + Math.min(txn.sizeBytes(), budget) > budget)) {
+                || queuedBytes() + Math.min(txn.sizeBytes(), budget) > budget)) {
             // The open inline batch is what holds the low-water mark and the queued bytes back, and only this thread
             // can commit it: commit it now rather than wait for ourselves.
             flushInlineOrThrow();
         }
-        if (seq - window.lwm() > window.window()) {
-            awaitDispatch(WaitState.WAITING_FOR_CHECKPOINT_GROUP, seq, 0, -1);
+        if (seq - knownLwm > window.window()) {
+            knownLwm = window.lwm();
+            if (seq - knownLwm > window.window()) {
+                awaitDispatch(WaitState.WAITING_FOR_CHECKPOINT_GROUP, seq, 0, -1);
+                knownLwm = window.lwm();
+            }
         }
         long charge = Math.min(txn.sizeBytes(), budget);
-        if (queuedBytes.get() + charge > budget && queuedBytes.get() > 0) {
-            awaitDispatch(WaitState.WAITING_FOR_MEMORY, seq, charge, -1);
+        if (chargedBytes - knownReleased + charge > budget) {
+            knownReleased = releasedBytes.get();
+            long queued = chargedBytes - knownReleased;
+            if (queued + charge > budget && queued > 0) {
+                awaitDispatch(WaitState.WAITING_FOR_MEMORY, seq, charge, -1);
+                knownReleased = releasedBytes.get();
+            }
         }
         // From here on the transaction is committed to: the scheduler records it, so no interruption may leave it
         // half-dispatched (its sequence number would hold the low-water mark back for ever).
@@ -497,7 +524,7 @@ public final class EngineRuntime<P> {
         task.txn = txn;
         task.seq = seq;
         task.barrier = barrier;
-        long lwm = window.lwm();
+        long lwm = knownLwm;
         long startLwm = Math.max(placement.afterAllUpTo, barrierFloor);
         if (barrier) {
             startLwm = seq - 1;
@@ -522,7 +549,7 @@ public final class EngineRuntime<P> {
         if (workerCount == 0) {
             window.dispatch(seq, 0, txn.position());
             LAST_DISPATCHED.setRelease(this, seq);
-            queuedBytes.addAndGet(charge);
+            CHARGED.setRelease(this, chargedBytes + charge);
             if (!inline.runInline(task)) {
                 throw failedWhileDispatching();
             }
@@ -547,7 +574,7 @@ public final class EngineRuntime<P> {
                 Thread.currentThread().interrupt();
             }
         }
-        queuedBytes.addAndGet(charge);
+        CHARGED.setRelease(this, chargedBytes + charge);
         window.dispatch(seq, w, txn.position());
         LAST_DISPATCHED.setRelease(this, seq);
         dispatchedTo[w]++;
@@ -657,7 +684,7 @@ public final class EngineRuntime<P> {
                         ready = seq - window.lwm() <= window.window();
                         break;
                     case WAITING_FOR_MEMORY:
-                        long q = queuedBytes.get();
+                        long q = queuedBytes();
                         ready = q == 0 || q + charge <= budget;
                         break;
                     default:
@@ -678,7 +705,7 @@ public final class EngineRuntime<P> {
         } finally {
             dispatcherWaiting = false;
             dispatcherResumeLwm = Long.MIN_VALUE;
-            cheapPlacementsUntilClockRead = 0; // time passed while parked: the next placement reads the clock
+            cheapPlacementsLeft = 0; // time passed while parked: the next placement chooses afresh
             DISPATCHER_STATE.setOpaque(this, WaitState.DISPATCHING);
         }
     }
@@ -694,8 +721,18 @@ public final class EngineRuntime<P> {
 
     void release(long bytes) {
         if (bytes != 0) {
-            queuedBytes.addAndGet(-bytes);
+            releasedBytes.addAndGet(bytes);
         }
+    }
+
+    /**
+     * Bytes of dispatched transactions not yet committed; any thread. The released bytes are read first: a worker
+     * releases only bytes whose charge happened-before it took the transaction, so the charged bytes read after them
+     * include every charge they release.
+     */
+    long queuedBytes() {
+        long released = releasedBytes.get();
+        return Math.max(0, (long) CHARGED.getAcquire(this) - released);
     }
 
     /**
@@ -711,14 +748,19 @@ public final class EngineRuntime<P> {
         if (n == 1) {
             return 0;
         }
-        boolean cheap = n > HOT_WORKERS && isCheap();
-        long now = cheap ? cheapPlacementNanos() : System.nanoTime();
+        if (cheapPlacementsLeft > 0) {
+            cheapPlacementsLeft--;
+            return cheapWorker;
+        }
+        long now = System.nanoTime();
         long wake = Math.min(wakeNanos, WAKE_CAP_NANOS);
         long stalledAfter = stalledAfterNanos();
-        if (cheap) {
+        if (n > HOT_WORKERS && isCheap()) {
             int hot = hotWorker(now, wake, stalledAfter);
             if (hot >= 0) {
                 lastChosen = hot;
+                cheapWorker = hot;
+                cheapPlacementsLeft = CHEAP_PLACEMENTS_PER_CHOICE - 1;
                 return hot;
             }
             // every hot worker is blocked (a stuck apply): spread as for any work, so the others keep going
@@ -768,28 +810,18 @@ public final class EngineRuntime<P> {
         return best;
     }
 
-    /** Placements of cheap work between two readings of the clock; see {@link #cheapPlacementNanos}. */
-    private static final int CHEAP_PLACEMENTS_PER_CLOCK_READ = 16;
-    private long cheapPlacementClock;
-    private int cheapPlacementsUntilClockRead;
-
     /**
-     * The time cheap work's placement uses: {@link System#nanoTime()} read once every
-     * {@link #CHEAP_PLACEMENTS_PER_CLOCK_READ} placements. With cheap work the dispatching thread is the pipeline's
-     * bottleneck (about 150 ns a transaction with a no-op apply), and a clock read per placement (25 ns on these
-     * machines) made every worker count above one measurably slower than one worker, which places without the clock.
-     * The clock only tells a worker stuck in one step (100 us at least, see {@link #HOT_STEP_NANOS}) from one that is
-     * progressing; a stale reading makes a step look younger than it is, so at most this many more placements go to a
-     * stuck worker before it is noticed, where hundreds already go during the 100 us it takes to notice. Dispatching
-     * thread only.
+     * Cheap work placed on one hot worker goes on there for this many placements before the choice is made again: with
+     * cheap work the dispatching thread is the pipeline's bottleneck (100-150 ns a transaction with a no-op apply), and
+     * making the choice at every placement (the clock, the hot workers' loads and steps, each a cache line the workers
+     * write) cost every worker count above one a fifth of its throughput against one worker, which places without a
+     * choice. A worker that gets stuck meanwhile receives at most this many more transactions before it is noticed,
+     * where hundreds already go to it during the 100 us it takes to notice.
      */
-    private long cheapPlacementNanos() {
-        if (--cheapPlacementsUntilClockRead < 0) {
-            cheapPlacementsUntilClockRead = CHEAP_PLACEMENTS_PER_CLOCK_READ - 1;
-            cheapPlacementClock = System.nanoTime();
-        }
-        return cheapPlacementClock;
-    }
+    private static final int CHEAP_PLACEMENTS_PER_CHOICE = 16;
+    /** Placements left before cheap work's worker is chosen again, and that worker; dispatching thread only. */
+    private int cheapPlacementsLeft;
+    private int cheapWorker;
 
     /** Whether the measured time per transaction is below both a wake-up and {@link #CHEAP_NANOS}. */
     boolean isCheap() {
@@ -838,7 +870,7 @@ public final class EngineRuntime<P> {
      */
     private int workerToWaitFor(long upTo) {
         int n = workerCount;
-        if (n == 1 || (n > HOT_WORKERS && isCheap())) {
+        if (n == 1 || cheapPlacementsLeft > 0 || (n > HOT_WORKERS && isCheap())) {
             return leastLoadedWorker();
         }
         long now = System.nanoTime();
@@ -1036,7 +1068,7 @@ public final class EngineRuntime<P> {
         long up = startNanos == 0 ? 0 : now - startNanos;
         long last = (long) LAST_DISPATCHED.getAcquire(this);
         return new EngineStats(up, lwm, last, committed, Math.max(0, last - lwm - countSkippedAbove(lwm)),
-                queuedBytes.get(), up == 0 ? 0 : (double) applying / up, barriers, retries.sum(),
+                queuedBytes(), up == 0 ? 0 : (double) applying / up, barriers, retries.sum(),
                 commitOrderRetries.sum(), skipped, (WaitState) DISPATCHER_STATE.getOpaque(this), List.copyOf(ws));
     }
 

@@ -4,12 +4,15 @@ package io.lanes.core.internal;
  * A single-producer single-consumer unbounded linked queue of {@link Task}s, linked through the tasks themselves (no
  * allocation per element). The producer is the dispatching thread, the consumer one worker. Bounds are enforced by the
  * engine (per-worker limit, byte budget, checkpoint window), not here.
+ *
+ * <p>The consumer's and the producer's ends sit on cache lines of their own (padding through superclasses, whose fields
+ * the JVM lays out first): each end is written once per transaction by its own thread, and sharing a line made the two
+ * threads take it from each other at every transaction; where the object happened to fall in memory decided how much,
+ * which made identical runs differ by up to a fifth.
  */
-final class TaskQueue<P> {
-    /** Consumer side: the last task taken (or the initial stub); its successor is the head. */
-    private Task<P> consumed;
-    /** Producer side: the last task offered. */
-    private Task<P> last;
+final class TaskQueue<P> extends TaskQueueProducerEnd<P> {
+    @SuppressWarnings("unused")
+    private long q0, q1, q2, q3, q4, q5, q6, q7;
 
     TaskQueue() {
         Task<P> stub = new Task<>();
@@ -40,4 +43,26 @@ final class TaskQueue<P> {
         consumed = head;
         previous.unlink();
     }
+}
+
+/** Padding before the consumer's end. */
+abstract class TaskQueueLeftPad {
+    @SuppressWarnings("unused")
+    private long p0, p1, p2, p3, p4, p5, p6, p7;
+}
+
+/** The consumer's end: the last task taken (or the initial stub); its successor is the head. */
+abstract class TaskQueueConsumerEnd<P> extends TaskQueueLeftPad {
+    Task<P> consumed;
+}
+
+/** Padding between the two ends. */
+abstract class TaskQueueMiddlePad<P> extends TaskQueueConsumerEnd<P> {
+    @SuppressWarnings("unused")
+    private long m0, m1, m2, m3, m4, m5, m6, m7;
+}
+
+/** The producer's end: the last task offered. */
+abstract class TaskQueueProducerEnd<P> extends TaskQueueMiddlePad<P> {
+    Task<P> last;
 }

@@ -28,11 +28,12 @@ import java.util.concurrent.TimeUnit;
  * engine per worker count is started and kept running, and every round measures each of them once, in a shuffled
  * order (fixed seed); a count's figure is its median over rounds.
  *
- * <p>Each engine runs in a JVM of its own (a child process started by the probe, idle while another is measured), as
- * JMH forks a JVM per configuration: engines of every count sharing one JVM share its compiled code too, and the JIT's
- * profile, gathered over all of them, fitted none (measured in one JVM with a no-op apply: every count above one
- * worker ran at 5.7 M/s against 7.7 M/s for one worker, while in JVMs of their own 1 and 8 workers both ran at
- * 6.3-6.8 M/s). {@code --fork false} keeps them all in the probe's JVM.
+ * <p>With {@code --fork true} each engine runs in a JVM of its own (a child process started by the probe, warmed up,
+ * idle while another is measured), as JMH forks a JVM per configuration, so that no count runs code the JIT compiled
+ * for another's profile. That is not the default: on these machines identical JVMs differ by up to a third, and that
+ * difference stays with a count through every round (measured: the sequential scheduler, which does the same at every
+ * count, at 7.5 M/s in one count's JVM and 10.2 M/s in another's), where in one JVM every count runs the same
+ * compiled code.
  *
  * <p>One measurement streams the model's pre-built batches into an engine, two batches in flight (submit one, wait
  * for the one before it, as a continuous binlog would), for {@code --millis}; its figure is the low-water mark's
@@ -52,7 +53,7 @@ import java.util.concurrent.TimeUnit;
  * [partition,logical-clock,writeset, plus sequential for noop], {@code --rounds N} [7], {@code --latency-rounds N}
  * [as --rounds; a round of the latency model takes about 9 s per scheduler], {@code --warmup N} rounds
  * discarded [2], {@code --millis N} per measurement [noop 400, latency 600], {@code --seed N} [3] (the shuffle),
- * {@code --fork true|false} [true] (a JVM per worker count, started with this JVM's options),
+ * {@code --fork true|false} [false] (a JVM per worker count, started with this JVM's options),
  * {@code --child-warmup-millis N} [noop 10000, latency 3000] (each child's warm-up before the first round, at most 3
  * million transactions for noop, 5,000 for latency; the children of a model warm up side by side),
  * {@code -o FILE} [docs/bench/core-probe.json]. The JSON holds every measurement, the medians, the command line, the
@@ -83,7 +84,7 @@ public final class EngineScalingProbe {
             return;
         }
         Map<String, String> o = options(args);
-        boolean fork = Boolean.parseBoolean(o.getOrDefault("--fork", "true"));
+        boolean fork = Boolean.parseBoolean(o.getOrDefault("--fork", "false"));
         int rounds = Integer.parseInt(o.getOrDefault("--rounds", "7"));
         int warmup = Integer.parseInt(o.getOrDefault("--warmup", "2"));
         long seed = Long.parseLong(o.getOrDefault("--seed", "3"));

@@ -423,8 +423,9 @@ public final class BenchReport {
                     params, number(m.get("median")), spread, f.getFileName().toString(), Double.NaN));
         }
         md.append("### Interleaved probe: the judge of issue 3's ratios\n\n")
-                .append("`EngineScalingProbe` (jmh/src/main/java/io/lanes/jmh/core) starts one engine per worker count, ")
-                .append("each in a JVM of its own (as JMH forks one per configuration), and keeps them all running; every ")
+                .append("`EngineScalingProbe` (jmh/src/main/java/io/lanes/jmh/core) starts one engine per worker count ")
+                .append("in one JVM (`--fork true` puts each in a JVM of its own; identical JVMs differ by up to a third ")
+                .append("here, and a count would keep its JVM's luck through every round) and keeps them all running; every ")
                 .append("round measures each once, in a shuffled order, as the low-water mark's advance over a continuous ")
                 .append("stream (no start, no drain). Figures are medians over rounds, ± half the interquartile range: a ")
                 .append("burst of other load on this shared machine lands on one measurement of one round, not on one ")

@@ -21,7 +21,7 @@ class EngineScalingProbeTest {
     void smokePassMeasuresEveryWorkerCountInEveryRoundAndWritesMedians(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("core-probe.json");
         EngineScalingProbe.main(new String[] {"--apply", "noop", "--models", "writeset", "--rounds", "2", "--warmup",
-            "0", "--millis", "30", "--child-warmup-millis", "300", "-o", out.toString()}); // a JVM per count
+            "0", "--millis", "30", "--fork", "true", "--child-warmup-millis", "300", "-o", out.toString()});
         String json = Files.readString(out);
         for (int w : EngineScalingProbe.NOOP_WORKERS) {
             assertTrue(json.contains("\"model\": \"writeset\", \"workers\": " + w + ", \"median\": "), json);
