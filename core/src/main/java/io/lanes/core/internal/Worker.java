@@ -576,7 +576,7 @@ final class Worker<P> implements Runnable {
         // the cost of the work (counted, cheap work would stop looking cheap and spread over parked workers).
         long perTransaction = Math.max(0, now - batchStartedAt - waitedInBatchNanos) / n;
         waitedInBatchNanos = 0;
-        serviceNanos = old + ((perTransaction - old) >> 2);
+        serviceNanos = commits == 1 ? perTransaction : old + ((perTransaction - old) >> 2); // the first replaces the guess
         rt.recordServiceTime(perTransaction);
         stepStartedAt = now;
         finished += n;
