@@ -17,7 +17,8 @@
 # KEEP_WORKLOAD=DIR keeps the two source binlogs (prepare, workload) in DIR.
 # --lanes-jvm: the JVM settings Lanes runs under, each a series of its own: default (plain `java -jar`), c1
 #   (-XX:TieredStopAtLevel=1 -XX:+UseSerialGC: the C1 compiler only, one GC thread; on 2 cores shared with the target
-#   server, C2's compile threads took about 5 s of CPU in a 10-15 s run).
+#   server, C2's compile threads took about 5 s of CPU in a 10-15 s run), serial (-XX:+UseSerialGC alone: both
+#   compilers, one GC thread; tells the collector's share of the difference from the compiler's).
 # LANES_TARGET_URL_OPTIONS (e.g. '?useServerPrepStmts=true') is appended to the target's JDBC URL, for probes.
 # Servers run on free loopback ports in a temporary directory, removed at the end.
 # Output: docs/bench/peer-mariadb.tsv, peer-mariadb-run.txt, peer-mariadb-lanes.jsonl (Lanes's JSON summaries, with
@@ -146,6 +147,7 @@ for flush in $flushes; do
       case "$jvm" in
         default) jopts=(); suffix="";;
         c1) jopts=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC); suffix="/jvm-c1";;
+        serial) jopts=(-XX:+UseSerialGC); suffix="/jvm-serial";;
         *) echo "unknown --lanes-jvm $jvm" >&2; exit 2;;
       esac
       rm -rf "$root/run"; cp -a "$root/base" "$root/run"
