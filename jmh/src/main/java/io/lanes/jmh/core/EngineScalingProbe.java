@@ -53,7 +53,9 @@ import java.util.concurrent.TimeUnit;
  * [partition,logical-clock,writeset, plus sequential for noop], {@code --rounds N} [7], {@code --latency-rounds N}
  * [as --rounds; a round of the latency model takes about 9 s per scheduler], {@code --warmup N} rounds
  * discarded [2], {@code --millis N} per measurement [noop 400, latency 600], {@code --seed N} [3] (the shuffle),
- * {@code --fork true|false} [false] (a JVM per worker count, started with this JVM's options),
+ * {@code --fork true|false} [false] (a JVM per worker count, started with this JVM's options), {@code --fresh
+ * true|false} [true] (in this JVM: a fresh engine for every measurement, see {@link FreshStream}; false: one engine per
+ * count for the whole run),
  * {@code --child-warmup-millis N} [noop 10000, latency 3000] (each child's warm-up before the first round, at most 3
  * million transactions for noop, 5,000 for latency; the children of a model warm up side by side),
  * {@code -o FILE} [docs/bench/core-probe.json]. The JSON holds every measurement, the medians, the command line, the
@@ -85,6 +87,7 @@ public final class EngineScalingProbe {
         }
         Map<String, String> o = options(args);
         boolean fork = Boolean.parseBoolean(o.getOrDefault("--fork", "false"));
+        fresh = Boolean.parseBoolean(o.getOrDefault("--fresh", "true"));
         int rounds = Integer.parseInt(o.getOrDefault("--rounds", "7"));
         int warmup = Integer.parseInt(o.getOrDefault("--warmup", "2"));
         long seed = Long.parseLong(o.getOrDefault("--seed", "3"));
@@ -131,7 +134,8 @@ public final class EngineScalingProbe {
         try {
             Transaction<Object>[] txns = fork ? null : Workloads.build(model, am.batch(), am.streams());
             for (int w : am.workers()) {
-                engines.put(w, fork ? new ForkedStream(am, model, w, childWarmupMillis) : new Stream(startEngine(am, model, w), txns));
+                engines.put(w, fork ? new ForkedStream(am, model, w, childWarmupMillis)
+                        : fresh ? new FreshStream(am, model, w, txns) : new Stream(startEngine(am, model, w), txns));
             }
             for (Probed p : engines.values()) {
                 if (p instanceof ForkedStream f) {
@@ -188,6 +192,51 @@ public final class EngineScalingProbe {
     }
 
     private static final String CHILD = "--child";
+
+    /** Whether each in-process measurement starts a fresh engine (see {@link FreshStream}); set by main. */
+    static boolean fresh = false;
+
+    /**
+     * A fresh engine for every measurement: started, fed for {@link #SETTLE_MILLIS} unmeasured, measured, closed. Where
+     * an engine's objects fall in memory decides which of them share cache lines, and with a no-op apply that is worth
+     * a fifth of the throughput: an engine kept for every round keeps its luck in every round (in one run, counts that
+     * do the same work came out 15-20% apart, each steady across rounds), while a fresh one draws again each round and
+     * the median over rounds evens it out. The JIT's warm-up is the JVM's, shared by all counts.
+     */
+    static final class FreshStream implements Probed {
+        static final long SETTLE_MILLIS = 150;
+        private final ApplyModel am;
+        private final String model;
+        private final int workers;
+        private final Transaction<Object>[] txns;
+        private int lastUsed;
+
+        FreshStream(ApplyModel am, String model, int workers, Transaction<Object>[] txns) {
+            this.am = am;
+            this.model = model;
+            this.workers = workers;
+            this.txns = txns;
+        }
+
+        @Override
+        public double measure(long millis) throws InterruptedException {
+            try (Stream s = new Stream(startEngine(am, model, workers), txns)) {
+                s.measure(SETTLE_MILLIS);
+                double tps = s.measure(millis);
+                lastUsed = s.workersUsed();
+                return tps;
+            }
+        }
+
+        @Override
+        public int workersUsed() {
+            return lastUsed;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
 
     /**
      * A {@link Stream} in a child JVM. Protocol, one line each: the child prints {@code ready} once its engine
