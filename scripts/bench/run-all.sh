@@ -132,7 +132,7 @@ for suite in EngineFixedLatencyScaling EngineNoOpApplyThroughput; do
 done
 # The judge of issue 3's ratios: every worker count measured once per round in a shuffled order, medians over
 # rounds (JMH above runs the counts one after another, so a burst of other load lands on one count).
-if [ "$mode" = smoke ]; then probe_core=(--rounds 1 --warmup 0 --millis 100); else probe_core=(--rounds 5 --warmup 1); fi
+if [ "$mode" = smoke ]; then probe_core=(--rounds 1 --warmup 0 --millis 100); else probe_core=(--rounds 9 --latency-rounds 3 --warmup 1); fi
 cmd=(java -cp "$jar" io.lanes.jmh.core.EngineScalingProbe "${probe_core[@]}" -o "$out/core-probe.json")
 echo "command: ${cmd[*]}" >> "$core_txt"
 echo "== core probe: ${cmd[*]}"

@@ -423,11 +423,13 @@ public final class BenchReport {
                     params, number(m.get("median")), spread, f.getFileName().toString(), Double.NaN));
         }
         md.append("### Interleaved probe: the judge of issue 3's ratios\n\n")
-                .append("`EngineScalingProbe` (jmh/src/main/java/io/lanes/jmh/core) starts one engine per worker count ")
-                .append("in one JVM (`--fork true` puts each in a JVM of its own; identical JVMs differ by up to a third ")
-                .append("here, and a count would keep its JVM's luck through every round) and keeps them all running; every ")
-                .append("round measures each once, in a shuffled order, as the low-water mark's advance over a continuous ")
-                .append("stream (no start, no drain). Figures are medians over rounds, ± half the interquartile range: a ")
+                .append("`EngineScalingProbe` (jmh/src/main/java/io/lanes/jmh/core) measures every worker count once ")
+                .append("per round, in a shuffled order, each time on a fresh engine in the probe's JVM (started, fed ")
+                .append("150 ms unmeasured, then measured as the low-water mark's advance over a continuous stream, no ")
+                .append("drain): where an engine's objects fall in memory is worth a fifth of no-op throughput, and a ")
+                .append("fresh engine draws it again each round (`--fresh false` keeps one engine per count; `--fork ")
+                .append("true` one JVM per count, whose luck also stays with the count). Figures are medians over ")
+                .append("rounds, ± half the interquartile range: a ")
                 .append("burst of other load on this shared machine lands on one measurement of one round, not on one ")
                 .append("worker count. The 1024-worker goal is judged on ratios paired within a round (1024 workers ")
                 .append("against each other count measured seconds apart, median over rounds; the count it compares ")
