@@ -13,6 +13,7 @@ import io.lanes.binlog.ColumnType;
 import io.lanes.binlog.GtidEvent;
 import io.lanes.binlog.IntVarEvent;
 import io.lanes.binlog.MariaGtidEvent;
+import io.lanes.binlog.MariaGtidListEvent;
 import io.lanes.binlog.PartialJsonValue;
 import io.lanes.binlog.PreviousGtidsEvent;
 import io.lanes.binlog.QueryEvent;
@@ -89,6 +90,16 @@ public final class BinlogBridge {
      */
     public void previousGtids(PreviousGtidsEvent event) {
         gtidState.addMySqlSet(event.gtidSet());
+    }
+
+    /**
+     * Takes note of a MariaDB GTID_LIST event (after the FORMAT_DESCRIPTION at the start of each MariaDB binlog file,
+     * between transactions): the last GTID of every domain before that file joins the GTID state, so that the positions
+     * of the transactions after it carry the domains the files applied do not write in. A domain already in the state
+     * keeps its GTID (see {@link GtidState#addMariaList}). Call in source order with the transactions.
+     */
+    public void mariaGtidList(MariaGtidListEvent event) {
+        gtidState.addMariaList(event.gtids());
     }
 
     /**

@@ -15,6 +15,7 @@ import io.lanes.binlog.BinlogReader;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.BinlogTransaction;
 import io.lanes.binlog.MariaGtid;
+import io.lanes.binlog.MariaGtidListEvent;
 import io.lanes.binlog.PreviousGtidsEvent;
 import io.lanes.binlog.TransactionAssembler;
 import io.lanes.binlog.replication.ReplicationClient;
@@ -424,14 +425,17 @@ public final class Lanes implements AutoCloseable {
         sourceBytesTotal = totalKnown ? total : -1;
         RecoveryPoint from = recoveryPoint;
         ResumeCursor resume = new ResumeCursor(from);
-        // The events themselves rather than a TransactionReader: the PREVIOUS_GTIDS event at the start of each file,
-        // outside any transaction, gives the GTID state the server's history before the file.
+        // The events themselves rather than a TransactionReader: the PREVIOUS_GTIDS event (MySQL) or GTID_LIST event
+        // (MariaDB) at the start of each file, outside any transaction, gives the GTID state the server's history before
+        // the file.
         TransactionAssembler assembler = new TransactionAssembler();
         try (BinlogReader in = BinlogReader.open(config.sourceFiles, options)) {
             BinlogEvent event;
             while (!stopRequested && (event = in.next()) != null) {
                 if (event instanceof PreviousGtidsEvent p) {
                     bridge.previousGtids(p);
+                } else if (event instanceof MariaGtidListEvent l) {
+                    bridge.mariaGtidList(l);
                 }
                 assembler.accept(event, in.currentSource());
                 for (BinlogTransaction t; !stopRequested && (t = assembler.poll()) != null; ) {

@@ -5,6 +5,9 @@ import io.lanes.binlog.MariaGtid;
 import io.lanes.binlog.MysqlGtid;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.binlog.replication.MySqlGtidAccumulator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -15,7 +18,8 @@ import java.util.TreeMap;
  * that starts at a file position learns the MySQL history before it from the PREVIOUS_GTIDS event at the start of the
  * file ({@link #addMySqlSet}) plus the transactions between that event and the start position; a MariaDB stream
  * learns it from the server's {@code BINLOG_GTID_POS} for the position it dumps from ({@link #addMariaPosition}) plus
- * the transactions it reads before the start position. Not thread-safe: the bridge updates it in source order.
+ * the transactions it reads before the start position. MariaDB binlog files applied as files carry it in the GTID_LIST
+ * event at the start of each file ({@link #addMariaList}). Not thread-safe: the bridge updates it in source order.
  */
 public final class GtidState {
     private final TreeMap<Long, MariaGtid> mariaDomains = new TreeMap<>();
@@ -59,6 +63,25 @@ public final class GtidState {
      */
     public void addMariaPosition(String position) {
         for (MariaGtid g : MariaGtid.parsePosition(position)) {
+            mariaDomains.putIfAbsent(g.domainId(), g);
+        }
+    }
+
+    /**
+     * Adds a MariaDB GTID_LIST event's list: the server's binlog state at the start of a binlog file, one entry per
+     * (domain, server id) that wrote in the domain. A domain's current GTID, the one {@code @@gtid_binlog_pos} prints,
+     * is its last entry in list order: MariaDB writes the list with {@code rpl_binlog_state::get_gtid_list}, which for
+     * each domain puts the domain's other servers' entries first and its {@code last_gtid} last, and reads it back with
+     * {@code rpl_binlog_state::load(rpl_gtid *list, uint32 count)}, which replays the entries in order so that the last
+     * one becomes {@code last_gtid} again ({@code sql/rpl_gtid.cc}, MariaDB 10.x/11.x). A domain already in the state
+     * keeps its GTID (the transactions seen before, or a seeded position, are as late or later); the others join it.
+     */
+    public void addMariaList(List<MariaGtid> list) {
+        Map<Long, MariaGtid> last = new LinkedHashMap<>();
+        for (MariaGtid g : list) {
+            last.put(g.domainId(), g);
+        }
+        for (MariaGtid g : last.values()) {
             mariaDomains.putIfAbsent(g.domainId(), g);
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.lanes.binlog.MariaGtid;
 import io.lanes.binlog.MysqlGtid;
 import io.lanes.binlog.replication.StartPosition;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -67,5 +68,24 @@ class GtidStateTest {
         assertEquals("0-1-3,1-1-1,2-7-18446744073709551615,3-2-1", s.toString());
         assertThrows(IllegalArgumentException.class, () -> new GtidState().addMariaPosition("0-1"));
         assertThrows(IllegalArgumentException.class, () -> new GtidState().addMariaPosition("a-1-2"));
+    }
+
+    /**
+     * A MariaDB GTID_LIST (one entry per domain and server id, a domain's current GTID last, whatever its sequence
+     * number) joins the state: a domain's last entry for a domain not yet in the state, nothing for one already in it.
+     */
+    @Test
+    void aMariaDbGtidListGivesEachNewDomainItsLastEntry() {
+        GtidState s = new GtidState();
+        s.add(new MariaGtid(0, 1, 7));
+        s.addMariaList(List.of(new MariaGtid(2, 1, 10), new MariaGtid(0, 1, 5), new MariaGtid(2, 5, 3),
+                new MariaGtid(1, 1, 4)));
+        assertEquals("0-1-7,1-1-4,2-5-3", s.toString(), "domain 0 keeps its later GTID; domain 2 its last entry");
+        s.addMariaList(List.of(new MariaGtid(1, 1, 9), new MariaGtid(3, 2, 1)));
+        assertEquals("0-1-7,1-1-4,2-5-3,3-2-1", s.toString(), "a later list does not replace a domain");
+        s.add(new MariaGtid(1, 1, 5));
+        assertEquals("0-1-7,1-1-5,2-5-3,3-2-1", s.toString());
+        s.addMariaList(List.of());
+        assertEquals("0-1-7,1-1-5,2-5-3,3-2-1", s.toString());
     }
 }
