@@ -6,9 +6,9 @@ package io.lanes.core.internal;
  * engine (per-worker limit, byte budget, checkpoint window), not here.
  *
  * <p>The consumer's and the producer's ends sit on cache lines of their own (padding through superclasses, whose fields
- * the JVM lays out first): each end is written once per transaction by its own thread, and sharing a line made the two
- * threads take it from each other at every transaction; where the object happened to fall in memory decided how much,
- * which made identical runs differ by up to a fifth.
+ * the JVM lays out first): each end is written once per transaction by its own thread, and on a shared line the two
+ * threads would take it from each other at every transaction. (Measured together with the engine's other such changes,
+ * docs/benchmarks-core.md "Session 5"; this one alone could not be told apart from the machine's noise.)
  */
 final class TaskQueue<P> extends TaskQueueProducerEnd<P> {
     @SuppressWarnings("unused")
