@@ -1,5 +1,8 @@
 package io.lanes.applier;
 
+import static io.lanes.applier.GtidSeedTestSupport.domains;
+import static io.lanes.applier.GtidSeedTestSupport.ids;
+import static io.lanes.applier.GtidSeedTestSupport.parts;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.lanes.binlog.BinlogEvent;
@@ -104,29 +107,5 @@ class MariaDbFileGtidListTest {
             }
         }
         throw new AssertionError("no GTID_LIST event in " + binlog);
-    }
-
-    private static List<Integer> ids(String url) throws Exception {
-        List<Integer> out = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT \"id\" FROM \"d\".\"t\" ORDER BY \"id\"")) {
-            while (rs.next()) {
-                out.add(rs.getInt(1));
-            }
-        }
-        return out;
-    }
-
-    /** A GTID position's parts (the server prints the domains in no fixed order). */
-    private static Set<String> parts(String gtidPosition) {
-        return new TreeSet<>(List.of(gtidPosition.trim().split("\\s*,\\s*")));
-    }
-
-    private static Set<String> domains(String gtidPosition) {
-        Set<String> out = new TreeSet<>();
-        for (String p : parts(gtidPosition)) {
-            out.add(p.substring(0, p.indexOf('-')));
-        }
-        return out;
     }
 }
