@@ -146,6 +146,54 @@ class FailureTest {
         }
     }
 
+    /**
+     * A batch that fails on its second transaction: the first, rolled back with it, is applied again and committed
+     * before the engine stops, so the target holds everything before the failing transaction (not a prefix that
+     * depends on whether they happened to share a batch).
+     */
+    @Test
+    void theTransactionsBeforeTheFailingOneInItsBatchAreCommittedBeforeTheEngineStops() throws Exception {
+        Target t = new Target();
+        t.poison = 3;
+        java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(1);
+        Engine<Long> e = Engine.<Long>builder(w -> {
+            Applier<Long> inner = t.applier(w);
+            return new Applier<>() {
+                @Override
+                public void apply(Transaction<Long> txn, ApplyContext ctx) throws Exception {
+                    if (txn.payload() == 1) {
+                        // Holds the worker until 2 and 3 are queued, so that they are taken together as one batch.
+                        assertTrue(queued.await(30, java.util.concurrent.TimeUnit.SECONDS));
+                    }
+                    inner.apply(txn, ctx);
+                }
+
+                @Override
+                public void commit(Batch<Long> batch, Checkpoint checkpoint) throws Exception {
+                    inner.commit(batch, checkpoint);
+                }
+
+                @Override
+                public void rollback(Batch<Long> batch) throws Exception {
+                    inner.rollback(batch);
+                }
+            };
+        }).scheduler(new SequentialScheduler()).workers(1).commitOrder(CommitOrder.STRICT).checkpointStore(t)
+                .retries(1).retryBackoff(Duration.ofMillis(1), Duration.ofMillis(2)).build();
+        e.start();
+        e.submit(txn(1));
+        e.submit(txn(2));
+        e.submit(txn(3));
+        queued.countDown();
+        ApplierFailedException failure = assertThrows(ApplierFailedException.class, e::stop);
+        assertEquals(3, failure.failedSequence());
+        assertEquals(2, failure.lowWaterMark(), "the transaction before the failing one committed");
+        assertEquals(1, t.appliedCount.get(1L));
+        assertEquals(1, t.appliedCount.get(2L));
+        assertEquals(null, t.appliedCount.get(3L));
+        assertEquals(2, t.lwm.lowWaterMark(), "and the saved low-water mark says so");
+    }
+
     @Test
     void anApplierThatCannotBeCreatedFailsStart() {
         Engine<Long> e = Engine.<Long>builder(w -> {

@@ -444,6 +444,7 @@ final class Worker<P> implements Runnable {
                 return false;
             }
             if (!retryable) {
+                commitBatchBefore(f);
                 rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position()
                         + " failed on worker " + id + " with an error retrying cannot fix", e);
                 return false;
@@ -453,6 +454,7 @@ final class Worker<P> implements Runnable {
             }
             batchAttempts++;
             if (batchAttempts > rt.maxRetries) {
+                commitBatchBefore(f);
                 rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position() + " failed "
                         + batchAttempts + " times on worker " + id, e);
                 return false;
@@ -476,6 +478,50 @@ final class Worker<P> implements Runnable {
             e = again;
             f = reapplyFailed;
         }
+    }
+
+    /**
+     * Before the engine stops on a transaction it cannot apply: the transactions of the same batch before it, rolled
+     * back with it, are applied again and committed, so the target holds everything this worker had before the failing
+     * transaction, as a single-threaded replica that stops at it would (a batch open across several transactions made
+     * the outcome depend on timing: whether the one before had committed alone before the failing one joined it). Best
+     * effort: if this fails too they stay rolled back, after the low-water mark, and a restart applies them. The
+     * failing transaction and what follows it are left in the batch array, uncounted.
+     */
+    private void commitBatchBefore(Task<P> failing) {
+        int k = indexInBatch(failing.seq);
+        if (k <= 0 || rt.halted()) {
+            return;
+        }
+        int whole = batchSize;
+        batchSize = k;
+        try {
+            enter(WaitState.APPLYING);
+            for (int i = 0; i < k; i++) {
+                context.set(batch[i].seq, batchAttempts, i == k - 1, i);
+                applier.apply(batch[i].txn, context);
+            }
+            Task<P> first = batch[0];
+            if (!commitOrderSatisfied(first)) {
+                enter(WaitState.WAITING_FOR_COMMIT_ORDER);
+                if (!awaitCommitOrder(first, System.nanoTime() + rt.commitOrderTimeoutNanos)) {
+                    rollbackQuietly();
+                    batchSize = whole;
+                    return;
+                }
+            }
+            Checkpoint cp = buildCheckpoint();
+            enter(WaitState.APPLYING);
+            rt.store.saveWorkerCheckpoint(cp);
+            applier.commit(batchView, cp);
+        } catch (Throwable e) {
+            LOG.warn("worker {}: committing the {} transactions before failing transaction {} failed; they stay rolled"
+                    + " back and are applied again on restart", id, k, failing.seq, e);
+            rollbackQuietly();
+            batchSize = whole;
+            return;
+        }
+        markCommitted();
     }
 
     private boolean retryable(Throwable e) {
