@@ -96,9 +96,15 @@ final class Fixtures {
     /** Reads the whole log into the engine from {@code from} (the engine keeps applying; stop it to wait). */
     static void dispatch(JdbcTarget jdbc, Engine<SourceTransaction> engine, Path binlog, RecoveryPoint from)
             throws Exception {
+        dispatch(jdbc, engine, binlog, from, java.util.function.UnaryOperator.identity());
+    }
+
+    /** As above, each transaction passed through {@code onSubmit} on the dispatching thread just before it is submitted. */
+    static void dispatch(JdbcTarget jdbc, Engine<SourceTransaction> engine, Path binlog, RecoveryPoint from,
+            java.util.function.UnaryOperator<io.lanes.core.Transaction<SourceTransaction>> onSubmit) throws Exception {
         try (CatalogTableMetadata metadata = new CatalogTableMetadata(jdbc.connections(), jdbc.catalog());
                 TransactionReader reader = TransactionReader.open(binlog)) {
-            new BinlogDispatcher(engine, new BinlogBridge(jdbc.mapping(), metadata)).run(reader, from);
+            new BinlogDispatcher(engine, new BinlogBridge(jdbc.mapping(), metadata), onSubmit).run(reader, from);
         }
     }
 

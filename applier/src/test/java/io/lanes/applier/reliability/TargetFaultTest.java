@@ -300,6 +300,9 @@ class TargetFaultTest {
         AtomicInteger blockerVictims = new AtomicInteger();
         AtomicInteger blockerDeadlocks = new AtomicInteger();
         AtomicInteger held = new AtomicInteger();
+        // The stream waits (once every schema's tables and counter rows are submitted) until the second session holds
+        // a counter row: a fast applier otherwise finished the log before the first lock round, and nothing conflicted.
+        java.util.concurrent.CountDownLatch rowLocked = new java.util.concurrent.CountDownLatch(1);
         List<Throwable> blockerErrors = new ArrayList<>();
         String counter = t.dialect().qualify(t.mapping().get("s0"), "counter");
         Thread blocker = new Thread(() -> {
@@ -318,7 +321,11 @@ class TargetFaultTest {
                         // batches: lock waits always, deadlocks when both hold some.
                         for (int id = 3; id >= 0; id--) {
                             lock.setInt(1, id);
-                            lock.executeQuery().close();
+                            try (java.sql.ResultSet rs = lock.executeQuery()) {
+                                if (rs.next()) {
+                                    rowLocked.countDown();
+                                }
+                            }
                             Thread.sleep(random.nextInt(40));
                         }
                         held.incrementAndGet();
@@ -345,11 +352,22 @@ class TargetFaultTest {
             Engine<SourceTransaction> engine = engine(jdbc, 30, Duration.ofMillis(10), Duration.ofMillis(300));
             RecoveryPoint from = engine.start();
             blocker.start();
-            Fixtures.dispatch(jdbc, engine, w.binlog(), from);
+            AtomicInteger submitted = new AtomicInteger();
+            Fixtures.dispatch(jdbc, engine, w.binlog(), from, txn -> {
+                if (submitted.incrementAndGet() == 40) { // after the 6 schemas' 4 set-up transactions each
+                    try {
+                        rowLocked.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                return txn;
+            });
             engine.stop();
             applying.set(false);
             blocker.join();
             assertTrue(blockerErrors.isEmpty(), () -> "the lock holder failed: " + blockerErrors);
+            assertEquals(0, rowLocked.getCount(), "the second session never locked a counter row");
             EngineStats stats = engine.stats();
             int[] audit = verifyExact(t, w);
             System.out.printf("TARGET-FAULT fault=lock-wait-deadlock target=%s lock-rounds=%d blocker-victims=%d (deadlocks %d) "
