@@ -510,10 +510,7 @@ final class Worker<P> implements Runnable {
                     return;
                 }
             }
-            Checkpoint cp = buildCheckpoint();
-            enter(WaitState.APPLYING);
-            rt.store.saveWorkerCheckpoint(cp);
-            applier.commit(batchView, cp);
+            commitWithCheckpoint();
         } catch (Throwable e) {
             LOG.warn("worker {}: committing the {} transactions before failing transaction {} failed; they stay rolled"
                     + " back and are applied again on restart", id, k, failing.seq, e);
@@ -578,11 +575,8 @@ final class Worker<P> implements Runnable {
             }
         }
         for (;;) {
-            Checkpoint cp = buildCheckpoint();
-            enter(WaitState.APPLYING);
             try {
-                rt.store.saveWorkerCheckpoint(cp);
-                applier.commit(batchView, cp);
+                commitWithCheckpoint();
                 break;
             } catch (Throwable e) {
                 if (!retryBatch(e, first, true)) {
@@ -592,6 +586,14 @@ final class Worker<P> implements Runnable {
         }
         markCommitted();
         return true;
+    }
+
+    /** Commits the open batch with this worker's checkpoint, which the store may write in the same target transaction. */
+    private void commitWithCheckpoint() throws Exception {
+        Checkpoint cp = buildCheckpoint();
+        enter(WaitState.APPLYING);
+        rt.store.saveWorkerCheckpoint(cp);
+        applier.commit(batchView, cp);
     }
 
     private void rollbackQuietly() {

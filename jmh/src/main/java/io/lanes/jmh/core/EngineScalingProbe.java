@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,8 +85,8 @@ public final class EngineScalingProbe {
             return;
         }
         Map<String, String> o = options(args);
-        boolean fork = Boolean.parseBoolean(o.getOrDefault("--fork", "false"));
-        fresh = Boolean.parseBoolean(o.getOrDefault("--fresh", "true"));
+        Hosting hosting = Boolean.parseBoolean(o.getOrDefault("--fork", "false")) ? Hosting.FORKED
+                : Boolean.parseBoolean(o.getOrDefault("--fresh", "true")) ? Hosting.FRESH : Hosting.LONG_LIVED;
         int rounds = Integer.parseInt(o.getOrDefault("--rounds", "7"));
         int warmup = Integer.parseInt(o.getOrDefault("--warmup", "2"));
         long seed = Long.parseLong(o.getOrDefault("--seed", "3"));
@@ -108,8 +107,9 @@ public final class EngineScalingProbe {
                     : "partition,logical-clock,writeset";
             int r = apply.equals("latency") ? Integer.parseInt(o.getOrDefault("--latency-rounds", "" + rounds)) : rounds;
             for (String model : o.getOrDefault("--models", defaultModels).split(",")) {
-                all.addAll(o.containsKey("--child-warmup-millis") ? probe(am, model, r, warmup, new Random(seed), fork,
-                        Long.parseLong(o.get("--child-warmup-millis"))) : probe(am, model, r, warmup, new Random(seed), fork));
+                long childWarmup = o.containsKey("--child-warmup-millis")
+                        ? Long.parseLong(o.get("--child-warmup-millis")) : am.applyNanos() == 0 ? 10_000 : 3_000;
+                all.addAll(probe(am, model, r, warmup, new Random(seed), hosting, childWarmup));
             }
         }
         Instant finished = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -121,21 +121,28 @@ public final class EngineScalingProbe {
         System.out.println("wrote " + out);
     }
 
-    static List<Measurement> probe(ApplyModel am, String model, int rounds, int warmup, Random shuffle, boolean fork)
-            throws InterruptedException, IOException {
-        return probe(am, model, rounds, warmup, shuffle, fork, am.applyNanos() == 0 ? 10_000 : 3_000);
+    /** Where the engines of one probe run: see {@link Stream}, {@link FreshStream}, {@link ForkedStream}. */
+    enum Hosting {
+        /** One engine per count in this JVM, kept for the whole run. */
+        LONG_LIVED,
+        /** A fresh engine in this JVM for every measurement (the default). */
+        FRESH,
+        /** One child JVM per count, kept for the whole run. */
+        FORKED
     }
 
-    /** As above; a forked child warms up for up to {@code childWarmupMillis} (3 million transactions at most). */
-    static List<Measurement> probe(ApplyModel am, String model, int rounds, int warmup, Random shuffle, boolean fork,
+    /** One model's rounds; a forked child warms up for up to {@code childWarmupMillis} (ignored otherwise). */
+    static List<Measurement> probe(ApplyModel am, String model, int rounds, int warmup, Random shuffle, Hosting hosting,
             long childWarmupMillis) throws InterruptedException, IOException {
+        boolean fork = hosting == Hosting.FORKED;
         Map<Integer, Probed> engines = new LinkedHashMap<>();
         List<Measurement> kept = new ArrayList<>();
         try {
             Transaction<Object>[] txns = fork ? null : Workloads.build(model, am.batch(), am.streams());
             for (int w : am.workers()) {
                 engines.put(w, fork ? new ForkedStream(am, model, w, childWarmupMillis)
-                        : fresh ? new FreshStream(am, model, w, txns) : new Stream(startEngine(am, model, w), txns));
+                        : hosting == Hosting.FRESH ? new FreshStream(am, model, w, txns)
+                        : new Stream(startEngine(am, model, w), txns));
             }
             for (Probed p : engines.values()) {
                 if (p instanceof ForkedStream f) {
@@ -192,9 +199,6 @@ public final class EngineScalingProbe {
     }
 
     private static final String CHILD = "--child";
-
-    /** Whether each in-process measurement starts a fresh engine (see {@link FreshStream}); set by main. */
-    static boolean fresh = false;
 
     /**
      * A fresh engine for every measurement: started, fed for {@link #SETTLE_MILLIS} unmeasured, measured, closed. Where
@@ -423,13 +427,7 @@ public final class EngineScalingProbe {
     }
 
     static double median(double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double[] v = values.clone();
-        Arrays.sort(v);
-        int n = v.length;
-        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        return io.lanes.jmh.report.BenchReport.median(values);
     }
 
     static Map<String, String> options(String[] args) {

@@ -477,7 +477,7 @@ public final class BenchReport {
                         for (int i = 0; i < ratios.length; i++) {
                             ratios[i] = r1024.get(i) / c.getValue().get(i);
                         }
-                        double med = medianOf(ratios);
+                        double med = median(ratios);
                         if (Double.isNaN(paired) || med < paired) {
                             paired = med;
                             pairedBest = c.getKey();
@@ -514,7 +514,8 @@ public final class BenchReport {
                 .append("read off the no-op table: the best count of every model.\n\n### JMH suites\n\n");
     }
 
-    private static double medianOf(double[] values) {
+    /** The median of {@code values} (NaN when empty); the probes use it too. */
+    public static double median(double[] values) {
         double[] v = values.clone();
         java.util.Arrays.sort(v);
         int n = v.length;

@@ -31,7 +31,7 @@ class EngineScalingProbeTest {
 
         List<EngineScalingProbe.Measurement> ms = EngineScalingProbe.probe(
                 new EngineScalingProbe.ApplyModel("latency", 10, 40, 200_000, new int[] {1, 10}, 60), "partition", 1,
-                0, new Random(1), false);
+                0, new Random(1), EngineScalingProbe.Hosting.FRESH, 0);
         assertEquals(2, ms.size());
         // 10 workers on 10 independent lanes with a 200 us apply commit more than one worker can (at most 5,000/s).
         assertTrue(ms.stream().filter(m -> m.workers() == 1).allMatch(m -> m.tps() > 0 && m.tps() < 5_500), "" + ms);
