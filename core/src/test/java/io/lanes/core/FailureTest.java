@@ -194,6 +194,61 @@ class FailureTest {
         assertEquals(2, t.lwm.lowWaterMark(), "and the saved low-water mark says so");
     }
 
+    /**
+     * A failure raised at the commit of a batch (an applier that defers its writes, as a JDBC batch does) names no
+     * transaction of the batch: the engine applies the batch again one transaction at a time, each committed alone,
+     * and stops at the one that fails again, with everything before it committed. Before, it blamed the batch's first
+     * transaction and committed nothing.
+     */
+    @Test
+    void aFailureAtTheCommitOfABatchIsPinnedToItsTransactionWithTheOnesBeforeItCommitted() throws Exception {
+        java.util.Set<Long> committed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(1);
+        Engine<Long> e = Engine.<Long>builder(w -> new Applier<>() {
+            private final java.util.List<Long> pending = new java.util.ArrayList<>();
+
+            @Override
+            public void apply(Transaction<Long> txn, ApplyContext ctx) throws Exception {
+                if (txn.payload() == 1) {
+                    // Holds the worker until 2, 3 and 4 are queued, so that they are taken together as one batch.
+                    assertTrue(queued.await(30, java.util.concurrent.TimeUnit.SECONDS));
+                }
+                pending.add(txn.payload());
+            }
+
+            @Override
+            public void commit(Batch<Long> batch, Checkpoint checkpoint) {
+                if (pending.contains(3L)) {
+                    pending.clear();
+                    throw new IllegalStateException("duplicate key in transaction 3, found at commit");
+                }
+                committed.addAll(pending);
+                pending.clear();
+            }
+
+            @Override
+            public void rollback(Batch<Long> batch) {
+                pending.clear();
+            }
+
+            @Override
+            public boolean isRetryable(Throwable failure) {
+                return false;
+            }
+        }).scheduler(new SequentialScheduler()).workers(1).commitOrder(CommitOrder.STRICT).build();
+        e.start();
+        for (long i = 1; i <= 4; i++) {
+            e.submit(txn(i));
+        }
+        queued.countDown();
+        ApplierFailedException failure = assertThrows(ApplierFailedException.class, e::stop);
+        assertEquals(3, failure.failedSequence(), failure.getMessage());
+        assertEquals(2, failure.lowWaterMark(), "the transactions before the failing one committed");
+        assertEquals(java.util.Set.of(1L, 2L), committed);
+        assertTrue(failure.getMessage().contains("duplicate key in transaction 3")
+                || String.valueOf(failure.getCause()).contains("duplicate key in transaction 3"), failure.toString());
+    }
+
     @Test
     void anApplierThatCannotBeCreatedFailsStart() {
         Engine<Long> e = Engine.<Long>builder(w -> {

@@ -444,7 +444,16 @@ final class Worker<P> implements Runnable {
                 return false;
             }
             if (!retryable) {
-                commitBatchBefore(f);
+                if (batchSize > 1) {
+                    Task<P> pinned = commitAloneUntilFailure();
+                    if (pinned == null) {
+                        LOG.warn("worker {}: a batch failed ({}), yet each of its transactions committed alone", id,
+                                e.toString());
+                        return true;
+                    }
+                    f = pinned;
+                    e = pinnedFailure;
+                }
                 rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position()
                         + " failed on worker " + id + " with an error retrying cannot fix", e);
                 return false;
@@ -454,7 +463,14 @@ final class Worker<P> implements Runnable {
             }
             batchAttempts++;
             if (batchAttempts > rt.maxRetries) {
-                commitBatchBefore(f);
+                if (batchSize > 1) {
+                    Task<P> pinned = commitAloneUntilFailure();
+                    if (pinned == null) {
+                        return true; // every transaction committed alone: the batch is empty, the work goes on
+                    }
+                    f = pinned;
+                    e = pinnedFailure;
+                }
                 rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position() + " failed "
                         + batchAttempts + " times on worker " + id, e);
                 return false;
@@ -481,45 +497,54 @@ final class Worker<P> implements Runnable {
     }
 
     /**
-     * Before the engine stops on a transaction it cannot apply: the transactions of the same batch before it, rolled
-     * back with it, are applied again and committed, so the target holds everything this worker had before the failing
-     * transaction, as a single-threaded replica that stops at it would (a batch open across several transactions made
-     * the outcome depend on timing: whether the one before had committed alone before the failing one joined it). Best
-     * effort: if this fails too they stay rolled back, after the low-water mark, and a restart applies them. The
-     * failing transaction and what follows it are left in the batch array, uncounted.
+     * Before the engine stops on a failure it cannot retry past: the batch (rolled back) is applied again one
+     * transaction at a time, each committed alone, up to the first that fails again. That one is the failing
+     * transaction; everything before it is committed, as a single-threaded replica that stops at it would leave the
+     * target. A failure at the commit of a batch, or one that an applier's deferred writes raised while applying a later
+     * transaction, names no transaction of the batch in particular: this pins it. (Before, the target's state depended
+     * on timing: whether the transaction before the failing one had committed alone before it joined its batch.)
+     *
+     * @return the transaction that failed alone, with {@link #pinnedFailure} set; null when every transaction of the
+     *         batch committed alone (the batch is then empty and the work goes on)
      */
-    private void commitBatchBefore(Task<P> failing) {
-        int k = indexInBatch(failing.seq);
-        if (k <= 0 || rt.halted()) {
-            return;
-        }
+    private Task<P> commitAloneUntilFailure() {
         int whole = batchSize;
-        batchSize = k;
-        try {
-            enter(WaitState.APPLYING);
-            for (int i = 0; i < k; i++) {
-                context.set(batch[i].seq, batchAttempts, i == k - 1, i);
-                applier.apply(batch[i].txn, context);
-            }
-            Task<P> first = batch[0];
-            if (!commitOrderSatisfied(first)) {
-                enter(WaitState.WAITING_FOR_COMMIT_ORDER);
-                if (!awaitCommitOrder(first, System.nanoTime() + rt.commitOrderTimeoutNanos)) {
-                    rollbackQuietly();
-                    batchSize = whole;
-                    return;
+        Task<P>[] tasks = Arrays.copyOf(batch, whole);
+        for (int i = 0; i < whole; i++) {
+            Task<P> t = tasks[i];
+            batch[0] = t;
+            batchSize = 1;
+            try {
+                if (rt.halted()) {
+                    throw new IllegalStateException("the engine stopped");
                 }
+                enter(WaitState.APPLYING);
+                context.set(t.seq, batchAttempts, true, 0);
+                applier.apply(t.txn, context);
+                if (!commitOrderSatisfied(t)) {
+                    enter(WaitState.WAITING_FOR_COMMIT_ORDER);
+                    if (!awaitCommitOrder(t, System.nanoTime() + rt.commitOrderTimeoutNanos)) {
+                        throw new IllegalStateException("transaction " + t.seq + " waited too long for the "
+                                + "transactions before it to commit");
+                    }
+                }
+                commitWithCheckpoint();
+            } catch (Throwable e) {
+                rollbackQuietly();
+                for (int j = i; j < whole; j++) {
+                    batch[j - i] = tasks[j];
+                }
+                batchSize = whole - i;
+                pinnedFailure = e;
+                return t;
             }
-            commitWithCheckpoint();
-        } catch (Throwable e) {
-            LOG.warn("worker {}: committing the {} transactions before failing transaction {} failed; they stay rolled"
-                    + " back and are applied again on restart", id, k, failing.seq, e);
-            rollbackQuietly();
-            batchSize = whole;
-            return;
+            markCommitted();
         }
-        markCommitted();
+        return null;
     }
+
+    /** The failure of the transaction {@link #commitAloneUntilFailure} returned. */
+    private Throwable pinnedFailure;
 
     private boolean retryable(Throwable e) {
         try {
@@ -549,6 +574,9 @@ final class Worker<P> implements Runnable {
     }
 
     private boolean commitBatch() {
+        if (batchSize == 0) {
+            return true; // committed transaction by transaction while a failure was pinned
+        }
         Task<P> first = batch[0];
         if (!commitOrderSatisfied(first)) {
             enter(WaitState.WAITING_FOR_COMMIT_ORDER);
@@ -581,6 +609,9 @@ final class Worker<P> implements Runnable {
             } catch (Throwable e) {
                 if (!retryBatch(e, first, true)) {
                     return false;
+                }
+                if (batchSize == 0) {
+                    return true; // committed transaction by transaction while the failure was pinned
                 }
             }
         }
