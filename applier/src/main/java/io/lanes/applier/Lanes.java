@@ -885,7 +885,7 @@ public final class Lanes implements AutoCloseable {
         ConnectionFactory connections = new PasswordConnections(url, props, config.targetPassword,
                 config.targetDescription());
         return JdbcTarget.builder(connections, dialect).mapping(config.mapping).pipeline(config.pipeline)
-                .errorPolicy(config.errorPolicy)
+                .errorPolicy(config.errorPolicy).appliesInProcess(JdbcTarget.isInProcessUrl(url))
                 .checkpointTable(new JdbcCheckpointTable(dialect, config.checkpointSchema, config.checkpointTable))
                 .build();
     }

@@ -21,6 +21,7 @@ import java.util.Objects;
  */
 public final class JdbcTarget {
     private final ConnectionFactory connections;
+    private final boolean inProcess;
     private final Dialect dialect;
     private final SchemaMapping mapping;
     private final ConversionOptions conversions;
@@ -43,15 +44,34 @@ public final class JdbcTarget {
         pipeline = b.pipeline;
         statementCacheSize = b.statementCacheSize;
         errorPolicy = b.errorPolicy;
+        inProcess = b.inProcess != null ? b.inProcess : dialect.kind() == Dialect.Kind.H2;
     }
 
     public static Builder builder(ConnectionFactory connections, Dialect dialect) {
         return new Builder(connections, dialect);
     }
 
-    /** Creates one {@link JdbcApplier} per worker. */
+    /**
+     * Creates one {@link JdbcApplier} per worker; declared {@linkplain ApplierFactory#appliesInProcess() in process} for
+     * a database that runs inside this JVM (see {@link Builder#appliesInProcess}).
+     */
     public ApplierFactory<SourceTransaction> applierFactory() {
-        return workerId -> new JdbcApplier(this, workerId);
+        ApplierFactory<SourceTransaction> f = workerId -> new JdbcApplier(this, workerId);
+        return inProcess ? ApplierFactory.inProcess(f) : f;
+    }
+
+    /** Whether the database runs inside this JVM (its work costs this process's processors). */
+    public boolean appliesInProcess() {
+        return inProcess;
+    }
+
+    /**
+     * Whether a JDBC URL names a database that runs inside this JVM: H2 embedded (in memory or in a file), not H2's
+     * TCP or SSL server mode.
+     */
+    public static boolean isInProcessUrl(String url) {
+        String u = url.toLowerCase(java.util.Locale.ROOT);
+        return u.startsWith("jdbc:h2:") && !u.startsWith("jdbc:h2:tcp:") && !u.startsWith("jdbc:h2:ssl:");
     }
 
     /**
@@ -129,10 +149,22 @@ public final class JdbcTarget {
         private String pipeline = "default";
         private int statementCacheSize = 256;
         private TargetErrorPolicy errorPolicy = TargetErrorPolicy.defaults();
+        private Boolean inProcess;
 
         private Builder(ConnectionFactory connections, Dialect dialect) {
             this.connections = Objects.requireNonNull(connections, "connections");
             this.dialect = Objects.requireNonNull(dialect, "dialect");
+        }
+
+        /**
+         * Whether the database runs inside this JVM, so that applying costs this process's processors and the engine
+         * keeps the work on as many workers as there are processors to run them (see
+         * {@link ApplierFactory#appliesInProcess()}). Default: true for the H2 dialect (embedded, as Lanes uses it;
+         * set false for an H2 server reached over TCP), false otherwise.
+         */
+        public Builder appliesInProcess(boolean inProcess) {
+            this.inProcess = inProcess;
+            return this;
         }
 
         public Builder mapping(SchemaMapping mapping) {

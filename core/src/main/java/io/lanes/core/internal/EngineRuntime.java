@@ -127,6 +127,12 @@ public final class EngineRuntime<P> {
     private final Scheduler scheduler;
     private final CommitOrder commitOrder;
     private final int workerCount;
+    /**
+     * The workers placement uses: the configured count, or for work that applies on this process's processors
+     * ({@link io.lanes.core.ApplierFactory#appliesInProcess()}) at most {@link #HOT_WORKERS} of them. The others never
+     * start.
+     */
+    private final int activeWorkers;
     private final long budget;
     private volatile Worker<P>[] workers;
     private Worker<P> inline;
@@ -187,6 +193,7 @@ public final class EngineRuntime<P> {
         this.scheduler = config.scheduler();
         this.commitOrder = config.commitOrder();
         this.workerCount = config.workers();
+        this.activeWorkers = applierFactory.appliesInProcess() ? Math.min(workerCount, HOT_WORKERS) : workerCount;
         this.budget = config.budgetBytes();
         this.maxBatch = config.maxBatch();
         this.maxRetries = config.maxRetries();
@@ -241,8 +248,12 @@ public final class EngineRuntime<P> {
             exited = new CountDownLatch(0);
         } else {
             scheduler.init(new ContextImpl());
-            for (int i = n - 1; i >= 0; i--) {
+            for (int i = activeWorkers - 1; i >= 0; i--) {
                 idle.push(i);
+            }
+            if (activeWorkers < workerCount) {
+                LOG.info("{}: the applier runs in this process: its work stays on {} of the {} workers (processors less "
+                        + "one; more would only contend)", config.name(), activeWorkers, workerCount);
             }
             // Worker 0 starts now, so a target that refuses connections fails the start; the others start when
             // first given work: cheap work packs onto a few workers, and 1,024 configured workers then cost nothing
@@ -744,7 +755,7 @@ public final class EngineRuntime<P> {
      * on few awake workers instead of waking parked ones (no negative scaling with many workers), and slow work spreads.
      */
     private int leastLoadedWorker() {
-        int n = workerCount;
+        int n = activeWorkers;
         if (n == 1) {
             return 0;
         }
@@ -869,7 +880,7 @@ public final class EngineRuntime<P> {
      * {@link #EXACT_SCAN_WORKERS} workers only.
      */
     private int workerToWaitFor(long upTo) {
-        int n = workerCount;
+        int n = activeWorkers;
         if (n == 1 || cheapPlacementsLeft > 0 || (n > HOT_WORKERS && isCheap())) {
             return leastLoadedWorker();
         }
@@ -950,7 +961,7 @@ public final class EngineRuntime<P> {
      * loaded worker.
      */
     int workerForIdleKey(int previous) {
-        int n = workerCount;
+        int n = activeWorkers;
         if (n == 1) {
             return 0;
         }

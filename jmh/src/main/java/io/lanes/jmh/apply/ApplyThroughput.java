@@ -11,6 +11,7 @@ import io.lanes.applier.jdbc.ConnectionFactory;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.JdbcTarget;
 import io.lanes.core.Applier;
+import io.lanes.core.ApplierFactory;
 import io.lanes.core.ApplyContext;
 import io.lanes.core.Batch;
 import io.lanes.core.Checkpoint;
@@ -168,8 +169,9 @@ public class ApplyThroughput {
                 .commitOrder(commitOrder).pipeline("bench");
         switch (model) {
             case "noop" -> b.sink(w -> new ModelApplier(0, 0), CheckpointStore.none(), ApplyWorkloads.metadata());
-            case "cpu" -> b.sink(w -> new ModelApplier(cpuTokensPerRow, 0), CheckpointStore.none(),
-                    ApplyWorkloads.metadata());
+            // A sink that computes applies on this process's processors, and says so (as an embedded H2 target does).
+            case "cpu" -> b.sink(ApplierFactory.inProcess(w -> new ModelApplier(cpuTokensPerRow, 0)),
+                    CheckpointStore.none(), ApplyWorkloads.metadata());
             case "latency" -> b.sink(w -> new ModelApplier(0, latencyMicros * 1000), CheckpointStore.none(),
                     ApplyWorkloads.metadata());
             case "h2" -> {
