@@ -2,7 +2,7 @@
 # Side by side with MariaDB's own parallel replica, on the seed MTS workload (sysbench oltp_update_index over N schemas).
 #   scripts/bench/peer-mariadb.sh [--schemas 10] [--rows 10000] [--per-schema 10000] [--threads "0 1 2 4 10 16"]
 #                                 [--flush "1 2"] [--block-commit 64] [--scheduler schema] [--commit-order partition]
-#                                 [--label full] [--lanes-jvm "default c1"]
+#                                 [--label full] [--lanes-jvm "launcher default"]
 # Defaults are the full run (10 x 10,000 rows, 100,000 transactions). A small run, e.g.:
 #   scripts/bench/peer-mariadb.sh --rows 1000 --per-schema 200 --threads "0 4" --label smoke
 # 1. A source mariadbd (binlog ROW) gets the schemas and rows (sysbench prepare, binlog .000001), then the update
@@ -15,7 +15,9 @@
 # Every run's final state (per-schema SUM(k)) is compared with the source's. Needs mariadbd/mariadb/mariadb-binlog,
 # sysbench (apt-get install -y sysbench), python3 (free ports), examples/target/lanes.jar (mvn -pl examples -am package).
 # KEEP_WORKLOAD=DIR keeps the two source binlogs (prepare, workload) in DIR.
-# --lanes-jvm: the JVM settings Lanes runs under, each a series of its own: default (plain `java -jar`), c1
+# --lanes-jvm: the JVM settings Lanes runs under, each a series of its own: launcher (examples/bin/lanes, the shipped
+#   command, which picks the JVM settings for the machine: C1 only and the serial GC on 2 processors or fewer, the
+#   JVM's defaults above; the default series), default (plain `java -jar`, the JVM's own defaults), c1
 #   (-XX:TieredStopAtLevel=1 -XX:+UseSerialGC: the C1 compiler only, one GC thread; on 2 cores shared with the target
 #   server, C2's compile threads took about 5 s of CPU in a 10-15 s run), serial (-XX:+UseSerialGC alone: both
 #   compilers, one GC thread; tells the collector's share of the difference from the compiler's).
@@ -25,7 +27,7 @@
 # per-worker statistics); then docs/benchmarks.md is regenerated.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-schemas=10; rows=10000; per_schema=10000; threads="0 1 2 4 10 16"; flushes="1 2"; block=64; scheduler=schema; order=partition; label=full; jvms=default
+schemas=10; rows=10000; per_schema=10000; threads="0 1 2 4 10 16"; flushes="1 2"; block=64; scheduler=schema; order=partition; label=full; jvms="launcher default"
 while [ $# -gt 0 ]; do
   case "$1" in
     --schemas) schemas=$2; shift 2;;
@@ -115,7 +117,7 @@ printf 'system\tmode\tthreads\tflush\ttransactions\tseconds\ttps\tfinal state\n'
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); load: $(uptime)"
   echo "workload: $schemas schemas x $rows rows, $txns update_index transactions (sysbench, 10 threads per schema)"
   echo "command: scripts/bench/peer-mariadb.sh --schemas $schemas --rows $rows --per-schema $per_schema --threads \"$threads\" --flush \"$flushes\" --block-commit $block --scheduler $scheduler --commit-order $order --label $label --lanes-jvm \"$jvms\""
-  echo "lanes: java -jar $jar apply --source <src-bin.000002> --target jdbc:mariadb://127.0.0.1:PORT/ --target-user root --scheduler $scheduler --workers N --block-commit $block --commit-order $order --json"
+  echo "lanes: examples/bin/lanes (launcher series: $(LANES_JAR=$jar LANES_LAUNCHER_DRY_RUN=1 examples/bin/lanes) on $(nproc) processors) or java [options] -jar $jar apply --source <src-bin.000002> --target jdbc:mariadb://127.0.0.1:PORT/ --target-user root --scheduler $scheduler --workers N --block-commit $block --commit-order $order --json"
   echo "mariadb: $(mariadbd --version)"
 } > "$out/peer-mariadb-run.txt.new"
 
@@ -145,14 +147,16 @@ for flush in $flushes; do
     done
     for jvm in $jvms; do
       case "$jvm" in
-        default) jopts=(); suffix="";;
+        launcher) jopts=(); suffix="";;
+        default) jopts=(); suffix="/jvm-default";;
         c1) jopts=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC); suffix="/jvm-c1";;
         serial) jopts=(-XX:+UseSerialGC); suffix="/jvm-serial";;
         *) echo "unknown --lanes-jvm $jvm" >&2; exit 2;;
       esac
       rm -rf "$root/run"; cp -a "$root/base" "$root/run"
       start run "$run_port" --server-id=3 --innodb-flush-log-at-trx-commit="$flush"
-      json=$(java "${jopts[@]}" -jar "$jar" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/${LANES_TARGET_URL_OPTIONS:-}" --target-user root \
+      if [ "$jvm" = launcher ]; then launch=(env -u LANES_JAVA_OPTS LANES_JAR="$jar" examples/bin/lanes); else launch=(java "${jopts[@]}" -jar "$jar"); fi
+      json=$("${launch[@]}" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/${LANES_TARGET_URL_OPTIONS:-}" --target-user root \
         --scheduler "$scheduler" --workers "$t" --block-commit "$block" --commit-order "$order" --json | tail -1)
       echo "$json" >> "$out/peer-mariadb-lanes.jsonl.new"
       same=$(check "$root/run.sock")
