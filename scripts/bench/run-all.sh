@@ -41,7 +41,7 @@ else
   all_workers=0,1,2,4,8,10,16,32,64,128,256,1024
   few_workers=0,1,8,64,1024
 fi
-rm -f "$out"/apply-*.json "$out"/apply-*.png "$out/checkpoint-probe.json"
+rm -f "$out"/apply-*.json "$out"/apply-*.png "$out/checkpoint-probe.json" "$out"/e2e-probe*
 run_txt="$out/apply-run.txt"
 {
   echo "kind: $mode$([ "$mode" = smoke ] && echo ' (one fork, one short iteration: NOISY, not a measurement)')"
@@ -94,18 +94,20 @@ pass latency-one-schema-unordered -p model=latency -p workload=oneSchemaLowConcu
 # Seed 003 with 1..3 source sessions (commit groups of 1..N transactions), at the goal's 8 workers only.
 pass seed003-sessions -p model=latency -p workload=oneSchemaLowConcurrency-1,oneSchemaLowConcurrency-2,oneSchemaLowConcurrency-3 \
   -p commitOrder=none -p scheduler=logical-clock,writeset -p workers=8
-# Pipeline overhead without apply cost, and a fixed CPU cost per row (2 cores: expect no gain past 2 workers).
-pass noop-cpu -p model=noop,cpu -p workload=uniform10 -p commitOrder=partition -p workers=${few_workers/,64,/,}
-# The real sysbench fixture into embedded H2 through the JDBC applier (what `lanes demo` does), both commit orders.
-pass h2-fixture -p model=h2 -p workload=sysbenchFixture -p commitOrder=partition -p workers=$few_workers
+# The no-op, CPU and H2 models (and the latency curves again, at 0/1/8/64/1024 workers) are measured by the interleaved
+# end-to-end probe below, seed 001's judge. The real sysbench fixture into embedded H2 under strict order here:
 pass h2-fixture-strict -p model=h2 -p workload=sysbenchFixture -p commitOrder=strict -p scheduler=schema \
   -p workers=$few_workers
-# The fixed cost of a pipeline run (start, worker threads, stop) by worker count: the report subtracts it to estimate
-# steady-state rates for the 1024-worker goal. Same sink path as noop/cpu/latency.
-pass start-stop-latency --bench 'io.lanes.jmh.apply.ApplyThroughput.startAndStop' -p model=latency \
-  -p workload=uniform10 -p scheduler=schema -p commitOrder=partition -p workers=$all_workers
-pass start-stop-noop-cpu --bench 'io.lanes.jmh.apply.ApplyThroughput.startAndStop' -p model=noop,cpu \
-  -p workload=uniform10 -p scheduler=schema -p commitOrder=partition -p workers=$few_workers
+# Seed 001 (no negative scaling, every scheduler and apply model): whole pipelines at 0, 1, 8, 64 and 1024 workers,
+# every count of every curve once per round in one shuffled order (JMH's one-after-another order lets a spell of
+# other load decide a ratio on this shared machine), runs sized to measure throughput rather than a pipeline's start.
+if [ "$mode" = smoke ]; then e2e_rounds=(--rounds 1 --warmup 0 --workers 0,1,1024 --models noop,h2); else e2e_rounds=(--rounds 5 --warmup 1); fi
+e2e_cmd=(java -Dlanes.repo=. -cp "$jar" io.lanes.jmh.apply.ApplyScalingProbe "${e2e_rounds[@]}" -o "$out/e2e-probe.json")
+echo "command (e2e-probe): ${e2e_cmd[*]}" >> "$run_txt"
+echo "== e2e-probe: ${e2e_cmd[*]}"
+"${e2e_cmd[@]}" > "$out/e2e-probe.log" 2>&1 || { echo "apply probe failed; see $out/e2e-probe.log" >&2; tail -30 "$out/e2e-probe.log" >&2; exit 1; }
+grep -E 'round|1024 workers' "$out/e2e-probe.log" | tail -30 || true
+echo "load after e2e-probe: $(uptime)" >> "$run_txt"
 # Seed 004: exactly-once checkpoint rows in the target transaction vs none (h2, uniform10, schema, partition; workers
 # 0,4 x block commit 1,64). Not a JMH pass: JMH runs one configuration after another, so on a shared machine a burst of
 # other load lands on one side; the probe runs every configuration once per round in a shuffled order and takes the
@@ -142,5 +144,5 @@ echo "load after the core probe: $(uptime)" >> "$core_txt"
 rm -f "$out"/core-*.log
 echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$run_txt"
 echo "load after: $(uptime)" >> "$run_txt"
-rm -f "$out"/apply-*.log "$out/checkpoint-probe.log"
+rm -f "$out"/apply-*.log "$out/checkpoint-probe.log" "$out/e2e-probe.log"
 report
