@@ -101,7 +101,7 @@ pass h2-fixture-strict -p model=h2 -p workload=sysbenchFixture -p commitOrder=st
 # Seed 001 (no negative scaling, every scheduler and apply model): whole pipelines at 0, 1, 8, 64 and 1024 workers,
 # every count of every curve once per round in one shuffled order (JMH's one-after-another order lets a spell of
 # other load decide a ratio on this shared machine), runs sized to measure throughput rather than a pipeline's start.
-if [ "$mode" = smoke ]; then e2e_rounds=(--rounds 1 --warmup 0 --workers 0,1,1024 --models noop,h2); else e2e_rounds=(--rounds 5 --warmup 1); fi
+if [ "$mode" = smoke ]; then e2e_rounds=(--rounds 1 --warmup 0 --workers 0,1,1024 --models noop,h2); else e2e_rounds=(--rounds 4 --fast-rounds 12 --warmup 1); fi
 e2e_cmd=(java -Dlanes.repo=. -cp "$jar" io.lanes.jmh.apply.ApplyScalingProbe "${e2e_rounds[@]}" -o "$out/e2e-probe.json")
 echo "command (e2e-probe): ${e2e_cmd[*]}" >> "$run_txt"
 echo "== e2e-probe: ${e2e_cmd[*]}"

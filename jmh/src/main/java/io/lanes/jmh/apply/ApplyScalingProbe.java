@@ -25,11 +25,15 @@ import java.util.Random;
  * 10,000, the commit-latency model 2,000 (0.1-1.3 s) and H2 the recorded sysbench fixture (10,040).
  *
  * <pre>
- * java -cp jmh/target/benchmarks.jar io.lanes.jmh.apply.ApplyScalingProbe [--rounds 5] [--warmup 1]
+ * java -cp jmh/target/benchmarks.jar io.lanes.jmh.apply.ApplyScalingProbe [--rounds 5] [--fast-rounds 15] [--warmup 1]
  *     [--workers 0,1,8,64,1024] [--models noop,cpu,latency,h2] [-o docs/bench/e2e-probe.json]
  * </pre>
  *
- * Writes one JSON object: the command, start and end times and load, and per curve and worker count the tps of every
+ * The commit-latency curves run {@code --rounds} rounds (a round of them takes about 35 s); the no-op, CPU and H2
+ * curves, whose runs take 50-250 ms and whose ratios carry more of the machine's noise, run {@code --fast-rounds}: every
+ * round holds them, the first {@code --rounds} rounds the latency curves too.
+ *
+ * <p>Writes one JSON object: the command, start and end times and load, and per curve and worker count the tps of every
  * round (in round order, so that ratios can be paired within a round) and their median.
  */
 public final class ApplyScalingProbe {
@@ -98,6 +102,7 @@ public final class ApplyScalingProbe {
     /** Parses the options, measures, writes the JSON; returns where. */
     static Path write(String[] args) throws Exception {
         int rounds = 5;
+        int fastRounds = -1;
         int warmup = 1;
         int[] workers = {0, 1, 8, 64, 1024};
         List<String> models = List.of("noop", "cpu", "latency", "h2");
@@ -105,6 +110,7 @@ public final class ApplyScalingProbe {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--fast-rounds" -> fastRounds = Integer.parseInt(args[++i]);
                 case "--warmup" -> warmup = Integer.parseInt(args[++i]);
                 case "--workers" -> workers = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--models" -> models = List.of(args[++i].split(","));
@@ -114,16 +120,23 @@ public final class ApplyScalingProbe {
         }
         String command = "java -cp jmh/target/benchmarks.jar " + ApplyScalingProbe.class.getName() + " "
                 + String.join(" ", args);
-        String json = measure(curves(models), workers, rounds, warmup, command);
+        String json = measure(curves(models), workers, rounds, Math.max(rounds, fastRounds < 0 ? 3 * rounds : fastRounds),
+                warmup, command);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, json);
         return out;
     }
 
-    static String measure(List<Curve> curves, int[] workers, int rounds, int warmup, String command) throws Exception {
+    static String measure(List<Curve> curves, int[] workers, int rounds, int fastRounds, int warmup, String command)
+            throws Exception {
         String started = Instant.now().toString();
         String loadBefore = uptime();
-        double[][][] tps = new double[curves.size()][workers.length][rounds];
+        double[][][] tps = new double[curves.size()][workers.length][];
+        for (int c = 0; c < curves.size(); c++) {
+            for (int w = 0; w < workers.length; w++) {
+                tps[c][w] = new double[slow(curves.get(c)) ? rounds : fastRounds];
+            }
+        }
         List<int[]> runs = new ArrayList<>();
         for (int c = 0; c < curves.size(); c++) {
             for (int w = 0; w < workers.length; w++) {
@@ -131,10 +144,13 @@ public final class ApplyScalingProbe {
             }
         }
         Random random = new Random(20261122);
-        for (int round = -warmup; round < rounds; round++) {
+        for (int round = -warmup; round < fastRounds; round++) {
             Collections.shuffle(runs, random);
             long t0 = System.nanoTime();
             for (int[] r : runs) {
+                if (round >= rounds && slow(curves.get(r[0]))) {
+                    continue; // the latency curves' rounds are done
+                }
                 double v = run(curves.get(r[0]), workers[r[1]]);
                 if (round >= 0) {
                     tps[r[0]][r[1]][round] = v;
@@ -149,6 +165,7 @@ public final class ApplyScalingProbe {
                 .append(",\n  \"uptimeBefore\": ").append(quote(loadBefore))
                 .append(",\n  \"uptimeAfter\": ").append(quote(uptime()))
                 .append(",\n  \"rounds\": ").append(rounds)
+                .append(",\n  \"fastRounds\": ").append(fastRounds)
                 .append(",\n  \"curves\": [");
         for (int c = 0; c < curves.size(); c++) {
             Curve cv = curves.get(c);
@@ -164,6 +181,11 @@ public final class ApplyScalingProbe {
             }
         }
         return j.append("\n  ]\n}\n").toString();
+    }
+
+    /** The commit-latency curves: a run takes 0.1-1.3 s, and their rounds are fewer. */
+    private static boolean slow(Curve c) {
+        return c.model().equals("latency");
     }
 
     private static String join(double[] v) {

@@ -1,5 +1,6 @@
 package io.lanes.jmh.apply;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ApplyScalingProbeTest {
     @Test
     void smokePassRunsEveryCountOfEveryCurveInEveryRound(@TempDir Path dir) throws Exception {
-        Path out = ApplyScalingProbe.write(new String[] {"--rounds", "2", "--warmup", "0", "--workers", "0,1,1024",
-            "--models", "noop,h2", "-o", dir.resolve("e2e-probe.json").toString()});
+        Path out = ApplyScalingProbe.write(new String[] {"--rounds", "1", "--fast-rounds", "2", "--warmup", "0",
+            "--workers", "0,1,1024", "--models", "noop,h2", "-o", dir.resolve("e2e-probe.json").toString()});
         String json = Files.readString(out);
         for (String curve : new String[] {"\"model\": \"noop\", \"workload\": \"uniform10\", \"scheduler\": \"writeset\"",
             "\"model\": \"h2\", \"workload\": \"sysbenchFixture\", \"scheduler\": \"logical-clock\""}) {
@@ -27,6 +28,14 @@ class ApplyScalingProbeTest {
             }
         }
         assertFalse(json.contains("\"median\": 0.0") || json.contains("NaN"), "every run committed work: " + json);
+        // The no-op and H2 curves run the fast rounds: two measurements for every count.
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"rounds\": \\[([^\\]]*)\\]").matcher(json);
+        int arrays = 0;
+        while (m.find()) {
+            arrays++;
+            assertEquals(2, m.group(1).split(",").length, json);
+        }
+        assertEquals(2 * 4 * 3, arrays, "2 models x 4 schedulers x 3 counts: " + json);
     }
 
     @Test
