@@ -6,7 +6,11 @@ package io.lanes.core;
  * the safe direction: a transaction reported committed stays committed.
  */
 public interface SchedulingContext {
-    /** Number of workers (at least 1; the engine never calls a scheduler when it applies on the dispatching thread). */
+    /**
+     * Number of workers a placement may name, 0 to this less one (at least 1; the engine never calls a scheduler when it
+     * applies on the dispatching thread): the configured count, or fewer for work that applies on this process's
+     * processors ({@link ApplierFactory#appliesInProcess()}).
+     */
     int workerCount();
 
     /** True when the transaction with this sequence number has committed (or was already applied before a restart). */

@@ -1153,7 +1153,7 @@ public final class EngineRuntime<P> {
     private final class ContextImpl implements SchedulingContext {
         @Override
         public int workerCount() {
-            return workerCount;
+            return activeWorkers;
         }
 
         @Override

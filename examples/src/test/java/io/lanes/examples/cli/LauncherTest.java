@@ -36,6 +36,18 @@ class LauncherTest {
     }
 
     @Test
+    void aCgroupCpuQuotaCapsTheProcessorCount(@TempDir Path dir) throws Exception {
+        Path jar = Files.createFile(dir.resolve("lanes.jar"));
+        Path quota = Files.writeString(dir.resolve("cpu.max"), "150000 100000\n"); // 1.5 CPUs: 2 processors
+        assertEquals("java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar " + jar + " demo",
+                dryRun(jar, Map.of("LANES_CPU_MAX_FILE", quota.toString(), "LANES_PROCESSORS", ""), "demo"));
+        Path none = Files.writeString(dir.resolve("cpu.max.none"), "max 100000\n");
+        String unlimited = dryRun(jar, Map.of("LANES_CPU_MAX_FILE", none.toString(), "LANES_PROCESSORS", ""), "demo");
+        assertEquals(dryRun(jar, Map.of("LANES_CPU_MAX_FILE", dir.resolve("absent").toString(), "LANES_PROCESSORS",
+                ""), "demo"), unlimited, "no quota: nproc decides, as without a cgroup file");
+    }
+
+    @Test
     void userOptionsReplaceTheChoiceAndExtraOptionsAdd(@TempDir Path dir) throws Exception {
         Path jar = Files.createFile(dir.resolve("lanes.jar"));
         assertEquals("java -jar " + jar + " demo",
