@@ -94,6 +94,10 @@ pass latency-one-schema-unordered -p model=latency -p workload=oneSchemaLowConcu
 # Seed 003 with 1..3 source sessions (commit groups of 1..N transactions), at the goal's 8 workers only.
 pass seed003-sessions -p model=latency -p workload=oneSchemaLowConcurrency-1,oneSchemaLowConcurrency-2,oneSchemaLowConcurrency-3 \
   -p commitOrder=none -p scheduler=logical-clock,writeset -p workers=8
+# Seed 003 on real binlogs: one schema written by 4 sysbench sessions on a MariaDB source, not durable and durable
+# (scripts/fixtures/record-one-schema-sessions.sh), at the goal's 8 workers.
+pass seed003-recorded -p model=latency -p workload=oneSchema4SessionsFixture,oneSchema4SessionsDurableFixture \
+  -p commitOrder=none -p scheduler=logical-clock,writeset -p workers=8
 # The no-op, CPU and H2 models (and the latency curves again, at 0/1/8/64/1024 workers) are measured by the interleaved
 # end-to-end probe below, seed 001's judge. The real sysbench fixture into embedded H2 under strict order here:
 pass h2-fixture-strict -p model=h2 -p workload=sysbenchFixture -p commitOrder=strict -p scheduler=schema \

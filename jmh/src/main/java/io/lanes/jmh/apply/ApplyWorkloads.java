@@ -30,6 +30,16 @@ public final class ApplyWorkloads {
     public static final double HALF_ON_ONE_SCHEMA = 1.5;
     /** Fixture: the seed MTS workload scaled down, recorded from MariaDB 10.11 (see PROVENANCE.md). */
     public static final String SYSBENCH_FIXTURE = "binlogs/mariadb-10.11/sysbench-10schemas-update-index.000001.gz";
+    /**
+     * Recorded fixtures by workload name: besides the seed MTS one, seed 003's one schema written by 4 sysbench sessions
+     * on a real MariaDB 10.11 source (scripts/fixtures/record-one-schema-sessions.sh), not durable (commit groups of
+     * mean size 1.05, as the server grouped them) and durable (1.44).
+     */
+    static final java.util.Map<String, String> FIXTURES = java.util.Map.of(
+            "sysbenchFixture", SYSBENCH_FIXTURE,
+            "oneSchema4SessionsFixture", "binlogs/mariadb-10.11/sysbench-1schema-4sessions-update-index.000001.gz",
+            "oneSchema4SessionsDurableFixture",
+            "binlogs/mariadb-10.11/sysbench-1schema-4sessions-update-index-durable.000001.gz");
 
     private ApplyWorkloads() {
     }
@@ -37,22 +47,24 @@ public final class ApplyWorkloads {
     /**
      * The binlog file of {@code workload} with {@code transactions} workload transactions (the schema and row preparation
      * come first in the same file). Workloads: uniform10, skewed, oneSchemaLowConcurrency (4 source sessions;
-     * {@code oneSchemaLowConcurrency-N}: N sessions), fkHeavy, sysbenchFixture.
+     * {@code oneSchemaLowConcurrency-N}: N sessions), fkHeavy; recorded: sysbenchFixture, oneSchema4SessionsFixture,
+     * oneSchema4SessionsDurableFixture ({@code transactions} does not apply).
      */
     public static synchronized Path file(String workload, int transactions) throws IOException {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "lanes-jmh-apply-" + ProcessHandle.current().pid());
         Files.createDirectories(dir);
         dir.toFile().deleteOnExit();
-        if (workload.equals("sysbenchFixture")) {
-            Path f = dir.resolve("sysbench-10schemas-update-index.000001.gz");
+        String fixture = FIXTURES.get(workload);
+        if (fixture != null) {
+            Path f = dir.resolve(Path.of(fixture).getFileName().toString());
             if (!Files.exists(f)) {
-                Path repoCopy = findFixture();
+                Path repoCopy = findFixture(fixture);
                 if (repoCopy != null) {
                     Files.copy(repoCopy, f, StandardCopyOption.REPLACE_EXISTING);
                 } else {
-                    try (InputStream in = ApplyWorkloads.class.getClassLoader().getResourceAsStream(SYSBENCH_FIXTURE)) {
+                    try (InputStream in = ApplyWorkloads.class.getClassLoader().getResourceAsStream(fixture)) {
                         if (in == null) {
-                            throw new IOException("fixture " + SYSBENCH_FIXTURE + " neither in the repository nor on the"
+                            throw new IOException("fixture " + fixture + " neither in the repository nor on the"
                                     + " class path; run from the repository root or set lanes.repo");
                         }
                         Files.copy(in, f, StandardCopyOption.REPLACE_EXISTING);
@@ -100,10 +112,10 @@ public final class ApplyWorkloads {
         return 0;
     }
 
-    private static Path findFixture() {
+    private static Path findFixture(String fixture) {
         String root = System.getProperty("lanes.repo", "");
         for (Path base : List.of(Path.of(root.isEmpty() ? "." : root), Path.of(".."))) {
-            Path p = base.resolve("binlog-api/src/test/resources").resolve(SYSBENCH_FIXTURE);
+            Path p = base.resolve("binlog-api/src/test/resources").resolve(fixture);
             if (Files.isRegularFile(p)) {
                 return p;
             }

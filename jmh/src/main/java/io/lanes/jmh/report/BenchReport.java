@@ -892,6 +892,18 @@ public final class BenchReport {
                         sessions, sessions == 1 ? "" : "s", sessions, 16.0 / (1 + sessions), wl), ws, lc, 4.0));
             }
         }
+        // The same on real binlogs: one schema written by 4 sysbench sessions on a MariaDB 10.11 source, whose commit
+        // groups are what the server made (scripts/fixtures/record-one-schema-sessions.sh).
+        for (String[] rec : new String[][] {{"oneSchema4SessionsFixture", "not durable, commit groups of mean size 1.05"},
+            {"oneSchema4SessionsDurableFixture", "durable, commit groups of mean size 1.44"}}) {
+            Result ws = find(all, "latency", rec[0], "writeset", 8, "none");
+            Result lc = find(all, "latency", rec[0], "logical-clock", 8, "none");
+            if (ws != null && lc != null) {
+                g.add(check("Seed 003 on a real MariaDB binlog, one schema, 4 sysbench sessions (" + rec[1] + "): "
+                        + "writeset at 8 workers >= 4x logical clock (latency, " + rec[0] + ", commit order none)", ws,
+                        lc, 4.0));
+            }
+        }
         Map<String, List<Result>> curves = all.stream().filter(r -> !r.p("checkpoint").equals("none"))
                 .collect(Collectors.groupingBy(r -> r.p("model") + "/" + r.p("workload") + "/" + r.p("commitOrder")
                         + "/" + r.p("scheduler") + (r.p("checkpoint").equals("table") ? "" : "/" + r.p("checkpoint"))
