@@ -148,8 +148,10 @@ public final class ApplyScalingProbe {
             Collections.shuffle(runs, random);
             long t0 = System.nanoTime();
             for (int[] r : runs) {
-                if (round >= rounds && slow(curves.get(r[0]))) {
-                    continue; // the latency curves' rounds are done
+                if ((round < 0 || round >= rounds) && slow(curves.get(r[0]))) {
+                    // Warm-up is for the JIT, which the fast curves give the same code (a latency round takes
+                    // 35 s of parked commits); after their rounds, the latency curves are done.
+                    continue;
                 }
                 double v = run(curves.get(r[0]), workers[r[1]]);
                 if (round >= 0) {
