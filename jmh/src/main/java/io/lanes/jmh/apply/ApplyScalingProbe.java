@@ -70,18 +70,8 @@ public final class ApplyScalingProbe {
 
     /** One pipeline run of a curve at a worker count; committed source transactions per second. */
     static double run(Curve c, int workers) throws Exception {
-        ApplyThroughput b = new ApplyThroughput();
-        b.scheduler = c.scheduler();
-        b.workers = workers;
-        b.workload = c.workload();
-        b.model = c.model();
-        b.checkpoint = "table";
-        b.transactions = c.transactions();
-        b.latencyMicros = 500;
-        b.cpuTokensPerRow = 2000;
-        b.commitOrder = "partition";
-        b.blockCommit = 1;
-        b.prepare();
+        ApplyThroughput b = ApplyThroughput.configured(c.model(), c.workload(), c.scheduler(), workers,
+                c.transactions(), "partition");
         b.freshDatabase();
         try {
             ApplyThroughput.Committed committed = new ApplyThroughput.Committed();

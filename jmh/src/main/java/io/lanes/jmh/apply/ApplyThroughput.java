@@ -118,6 +118,27 @@ public class ApplyThroughput {
         }
     }
 
+    /**
+     * A benchmark instance outside JMH (the probes, tests), prepared for one run per {@link #applyFile} after
+     * {@link #freshDatabase}: a 500 us commit latency, 2,000 CPU tokens a row, checkpoints in the target, block commit 1.
+     */
+    static ApplyThroughput configured(String model, String workload, String scheduler, int workers, int transactions,
+            String commitOrder) throws Exception {
+        ApplyThroughput b = new ApplyThroughput();
+        b.scheduler = scheduler;
+        b.workers = workers;
+        b.workload = workload;
+        b.model = model;
+        b.checkpoint = "table";
+        b.transactions = transactions;
+        b.latencyMicros = 500;
+        b.cpuTokensPerRow = 2000;
+        b.commitOrder = commitOrder;
+        b.blockCommit = 1;
+        b.prepare();
+        return b;
+    }
+
     @Setup(Level.Trial)
     public void prepare() throws Exception {
         file = ApplyWorkloads.file(workload, transactions);

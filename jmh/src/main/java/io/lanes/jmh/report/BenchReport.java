@@ -485,23 +485,9 @@ public final class BenchReport {
                     double f1024 = at1024.tps() / best.tps();
                     Map<Integer, List<Double>> rounds = roundsOf.getOrDefault(apply, Map.of())
                             .getOrDefault(s.getKey(), Map.of());
-                    int pairedBest = -1;
-                    double paired = Double.NaN;
-                    List<Double> r1024 = rounds.get(1024);
-                    for (Map.Entry<Integer, List<Double>> c : rounds.entrySet()) {
-                        if (r1024 == null || c.getKey() == 1024 || c.getValue().size() != r1024.size()) {
-                            continue;
-                        }
-                        double[] ratios = new double[r1024.size()];
-                        for (int i = 0; i < ratios.length; i++) {
-                            ratios[i] = r1024.get(i) / c.getValue().get(i);
-                        }
-                        double med = median(ratios);
-                        if (Double.isNaN(paired) || med < paired) {
-                            paired = med;
-                            pairedBest = c.getKey();
-                        }
-                    }
+                    Paired worst = worstPaired(rounds, 1024);
+                    int pairedBest = worst.against();
+                    double paired = worst.ratio();
                     if (Double.isNaN(paired)) {
                         goals.add(new String[] {apply + " / " + s.getKey() + ": 1024 workers >= 90% of the best count",
                             String.format(Locale.ROOT, "%s / %s tps (best: %d workers) = %.0f%%", fmt(at1024.tps()),
@@ -599,23 +585,9 @@ public final class BenchReport {
                     continue;
                 }
                 Map<Integer, List<Double>> rounds = probe.roundsOf().getOrDefault(curve, Map.of());
-                List<Double> r1024 = rounds.get(1024);
-                double paired = Double.NaN;
-                int pairedWith = -1;
-                for (Map.Entry<Integer, List<Double>> c : rounds.entrySet()) {
-                    if (r1024 == null || c.getKey() == 1024 || c.getValue().size() != r1024.size()) {
-                        continue;
-                    }
-                    double[] ratios = new double[r1024.size()];
-                    for (int i = 0; i < ratios.length; i++) {
-                        ratios[i] = r1024.get(i) / c.getValue().get(i);
-                    }
-                    double med = median(ratios);
-                    if (Double.isNaN(paired) || med < paired) {
-                        paired = med;
-                        pairedWith = c.getKey();
-                    }
-                }
+                Paired worst = worstPaired(rounds, 1024);
+                double paired = worst.ratio();
+                int pairedWith = worst.against();
                 double ofMedians = at1024.tps() / best.tps();
                 double judged = Double.isNaN(paired) ? ofMedians : Math.min(1.0, paired);
                 rows.add(new String[] {curve, String.format(Locale.ROOT, "%.0f%% of %d workers (paired); medians %s / "
@@ -686,6 +658,36 @@ public final class BenchReport {
             md.append("| ").append(r[0]).append(" | ").append(r[1]).append(" | ").append(r[2]).append(" |\n");
         }
         md.append('\n');
+    }
+
+    /** A worker count's worst ratio against another count, paired within rounds; NaN and -1 when none. */
+    record Paired(double ratio, int against) {
+    }
+
+    /**
+     * Per worker count, the rates of each round in round order: {@code target}'s ratio to each other count measured in
+     * the same rounds (median over rounds), the lowest of them and the count it is against. Pairing within a round
+     * cancels a slow or fast spell of the machine, which lasts several rounds.
+     */
+    static Paired worstPaired(Map<Integer, List<Double>> rounds, int target) {
+        List<Double> t = rounds.get(target);
+        double worst = Double.NaN;
+        int against = -1;
+        for (Map.Entry<Integer, List<Double>> c : rounds.entrySet()) {
+            if (t == null || c.getKey() == target || c.getValue().size() != t.size()) {
+                continue;
+            }
+            double[] ratios = new double[t.size()];
+            for (int i = 0; i < ratios.length; i++) {
+                ratios[i] = t.get(i) / c.getValue().get(i);
+            }
+            double med = median(ratios);
+            if (Double.isNaN(worst) || med < worst) {
+                worst = med;
+                against = c.getKey();
+            }
+        }
+        return new Paired(worst, against);
     }
 
     /** The median of {@code values} (NaN when empty); the probes use it too. */

@@ -14,18 +14,7 @@ class RecordedWorkloadsTest {
     @CsvSource({"oneSchema4SessionsFixture, writeset", "oneSchema4SessionsFixture, logical-clock",
         "oneSchema4SessionsDurableFixture, writeset", "oneSchema4SessionsDurableFixture, logical-clock"})
     void everyRecordedTransactionIsCommitted(String workload, String scheduler) throws Exception {
-        ApplyThroughput b = new ApplyThroughput();
-        b.scheduler = scheduler;
-        b.workers = 8;
-        b.workload = workload;
-        b.model = "noop";
-        b.checkpoint = "table";
-        b.transactions = 0;
-        b.latencyMicros = 500;
-        b.cpuTokensPerRow = 0;
-        b.commitOrder = "none";
-        b.blockCommit = 1;
-        b.prepare();
+        ApplyThroughput b = ApplyThroughput.configured("noop", workload, scheduler, 8, 0, "none");
         b.freshDatabase();
         assertEquals(5_007, b.applyFile(new ApplyThroughput.Committed()));
     }
