@@ -452,7 +452,7 @@ final class Worker<P> implements Runnable {
                         return true;
                     }
                     f = pinned;
-                    e = pinnedFailure;
+                    e = pinnedFailure != null ? pinnedFailure : e;
                 }
                 rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position()
                         + " failed on worker " + id + " with an error retrying cannot fix", e);
@@ -469,7 +469,7 @@ final class Worker<P> implements Runnable {
                         return true; // every transaction committed alone: the batch is empty, the work goes on
                     }
                     f = pinned;
-                    e = pinnedFailure;
+                    e = pinnedFailure != null ? pinnedFailure : e;
                 }
                 rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position() + " failed "
                         + batchAttempts + " times on worker " + id, e);
@@ -504,8 +504,10 @@ final class Worker<P> implements Runnable {
      * transaction, names no transaction of the batch in particular: this pins it. (Before, the target's state depended
      * on timing: whether the transaction before the failing one had committed alone before it joined its batch.)
      *
-     * @return the transaction that failed alone, with {@link #pinnedFailure} set; null when every transaction of the
-     *         batch committed alone (the batch is then empty and the work goes on)
+     * @return the transaction the engine stops at: the one that failed alone ({@link #pinnedFailure} set), or the one
+     *         it could not try (engine halted, commit order waited too long; {@link #pinnedFailure} null), the batch
+     *         then holding it and the ones after it; null when every transaction committed alone (the batch is then
+     *         empty and the work goes on)
      */
     private Task<P> commitAloneUntilFailure() {
         int whole = batchSize;
@@ -515,26 +517,17 @@ final class Worker<P> implements Runnable {
             batch[0] = t;
             batchSize = 1;
             try {
-                if (rt.halted()) {
-                    throw new IllegalStateException("the engine stopped");
-                }
-                enter(WaitState.APPLYING);
-                context.set(t.seq, batchAttempts, true, 0);
-                applier.apply(t.txn, context);
-                if (!commitOrderSatisfied(t)) {
-                    enter(WaitState.WAITING_FOR_COMMIT_ORDER);
-                    if (!awaitCommitOrder(t, System.nanoTime() + rt.commitOrderTimeoutNanos)) {
-                        throw new IllegalStateException("transaction " + t.seq + " waited too long for the "
-                                + "transactions before it to commit");
-                    }
+                if (rt.halted() || !applyAlone(t)) {
+                    // Stopped before this one could fail or not (the engine halted, or its commit order waited too
+                    // long): it is where the engine stops, with the batch's own failure.
+                    keepInBatch(tasks, i);
+                    pinnedFailure = null;
+                    return t;
                 }
                 commitWithCheckpoint();
             } catch (Throwable e) {
                 rollbackQuietly();
-                for (int j = i; j < whole; j++) {
-                    batch[j - i] = tasks[j];
-                }
-                batchSize = whole - i;
+                keepInBatch(tasks, i);
                 pinnedFailure = e;
                 return t;
             }
@@ -543,7 +536,34 @@ final class Worker<P> implements Runnable {
         return null;
     }
 
-    /** The failure of the transaction {@link #commitAloneUntilFailure} returned. */
+    /** The batch becomes tasks[from..]: the ones not committed, left where a failure report expects them. */
+    private void keepInBatch(Task<P>[] tasks, int from) {
+        for (int j = from; j < tasks.length; j++) {
+            batch[j - from] = tasks[j];
+        }
+        batchSize = tasks.length - from;
+    }
+
+    /** Applies one transaction as a batch of its own, waiting for its commit order; false when that wait gave up. */
+    private boolean applyAlone(Task<P> t) throws Exception {
+        enter(WaitState.APPLYING);
+        context.set(t.seq, batchAttempts, true, 0);
+        applier.apply(t.txn, context);
+        if (commitOrderSatisfied(t)) {
+            return true;
+        }
+        enter(WaitState.WAITING_FOR_COMMIT_ORDER);
+        if (awaitCommitOrder(t, System.nanoTime() + rt.commitOrderTimeoutNanos)) {
+            return true;
+        }
+        rollbackQuietly();
+        return false;
+    }
+
+    /**
+     * The failure of the transaction {@link #commitAloneUntilFailure} returned; null when it stopped there for another
+     * reason (the engine halted, or the commit order waited too long), the batch's own failure then standing.
+     */
     private Throwable pinnedFailure;
 
     private boolean retryable(Throwable e) {
