@@ -444,36 +444,14 @@ final class Worker<P> implements Runnable {
                 return false;
             }
             if (!retryable) {
-                if (batchSize > 1) {
-                    Task<P> pinned = commitAloneUntilFailure();
-                    if (pinned == null) {
-                        LOG.warn("worker {}: a batch failed ({}), yet each of its transactions committed alone", id,
-                                e.toString());
-                        return true;
-                    }
-                    f = pinned;
-                    e = pinnedFailure != null ? pinnedFailure : e;
-                }
-                rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position()
-                        + " failed on worker " + id + " with an error retrying cannot fix", e);
-                return false;
+                return stopAtFailing(f, e, "on worker " + id + " with an error retrying cannot fix");
             }
             if (rt.halted()) {
                 return false;
             }
             batchAttempts++;
             if (batchAttempts > rt.maxRetries) {
-                if (batchSize > 1) {
-                    Task<P> pinned = commitAloneUntilFailure();
-                    if (pinned == null) {
-                        return true; // every transaction committed alone: the batch is empty, the work goes on
-                    }
-                    f = pinned;
-                    e = pinnedFailure != null ? pinnedFailure : e;
-                }
-                rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position() + " failed "
-                        + batchAttempts + " times on worker " + id, e);
-                return false;
+                return stopAtFailing(f, e, batchAttempts + " times on worker " + id);
             }
             rt.retries.increment();
             LOG.warn("worker {}: transaction {} at {} failed (attempt {} of {}), retrying its batch of {}", id, f.seq,
@@ -494,6 +472,29 @@ final class Worker<P> implements Runnable {
             e = again;
             f = reapplyFailed;
         }
+    }
+
+    /**
+     * Gives up on the batch: pins its failing transaction ({@link #commitAloneUntilFailure}, when the batch holds more
+     * than one) and stops the engine there with "transaction S at P failed {@code how}".
+     *
+     * @return true when every transaction then committed alone (the batch is empty and the work goes on), else false
+     */
+    private boolean stopAtFailing(Task<P> failing, Throwable error, String how) {
+        Task<P> f = failing;
+        Throwable e = error;
+        if (batchSize > 1) {
+            Task<P> pinned = commitAloneUntilFailure();
+            if (pinned == null) {
+                LOG.warn("worker {}: a batch failed ({}), yet each of its transactions committed alone", id,
+                        e.toString());
+                return true;
+            }
+            f = pinned;
+            e = pinnedFailure != null ? pinnedFailure : e;
+        }
+        rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position() + " failed " + how, e);
+        return false;
     }
 
     /**
