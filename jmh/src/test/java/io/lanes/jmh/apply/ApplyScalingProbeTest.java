@@ -67,15 +67,9 @@ class ApplyScalingProbeTest {
     }
 
     private static String curve(String model, String scheduler, int workers, double... tps) {
-        double[] sorted = tps.clone();
-        java.util.Arrays.sort(sorted);
-        StringBuilder r = new StringBuilder();
-        for (double t : tps) {
-            r.append(r.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%.1f", t));
-        }
         return String.format(Locale.ROOT, "{\"model\": \"%s\", \"workload\": \"%s\", \"scheduler\": \"%s\", "
-                + "\"transactions\": 2000, \"commitOrder\": \"partition\", \"workers\": %d, \"median\": %.1f, "
-                + "\"rounds\": [%s]}", model, model.equals("h2") ? "sysbenchFixture" : "uniform10", scheduler, workers,
-                sorted[sorted.length / 2], r);
+                + "\"transactions\": 2000, \"commitOrder\": \"partition\", \"workers\": %d, %s}", model,
+                model.equals("h2") ? "sysbenchFixture" : "uniform10", scheduler, workers,
+                BenchReportAccess.medianAndRounds(tps));
     }
 }

@@ -74,14 +74,8 @@ class EngineScalingProbeTest {
     }
 
     private static String rounds(String apply, String model, int workers, double... tps) {
-        double[] sorted = tps.clone();
-        java.util.Arrays.sort(sorted);
-        StringBuilder r = new StringBuilder();
-        for (double t : tps) {
-            r.append(r.length() == 0 ? "" : ", ").append(t);
-        }
-        return "{\"apply\": \"" + apply + "\", \"model\": \"" + model + "\", \"workers\": " + workers + ", \"median\": "
-                + sorted[sorted.length / 2] + ", \"rounds\": [" + r + "]}";
+        return "{\"apply\": \"" + apply + "\", \"model\": \"" + model + "\", \"workers\": " + workers + ", "
+                + BenchReportAccess.medianAndRounds(tps) + "}";
     }
 
     private static String median(String apply, String model, int workers, double tps) {

@@ -20,4 +20,15 @@ public final class BenchReportAccess {
         return BenchReport.goals(BenchReport.parse(jmhJson, "test.json"), List.of(),
                 probeJson == null ? null : BenchReport.parseProbe(probeJson));
     }
+
+    /** A probe's per-count fields for test JSON: {@code "median": M, "rounds": [a, b, ...]}, rounds in the order given. */
+    public static String medianAndRounds(double... tps) {
+        double[] sorted = tps.clone();
+        java.util.Arrays.sort(sorted);
+        StringBuilder r = new StringBuilder();
+        for (double t : tps) {
+            r.append(r.length() == 0 ? "" : ", ").append(String.format(java.util.Locale.ROOT, "%.1f", t));
+        }
+        return String.format(java.util.Locale.ROOT, "\"median\": %.1f, \"rounds\": [%s]", sorted[sorted.length / 2], r);
+    }
 }
