@@ -325,7 +325,10 @@ public final class FakeBinlogServer implements AutoCloseable {
             return this;
         }
 
-        /** A value for {@code SELECT @@name} / {@code SHOW VARIABLES LIKE 'name'}. */
+        /**
+         * A value for {@code SELECT @@name} / {@code SHOW VARIABLES LIKE 'name'}; null removes the variable, as on a
+         * server version without it (selecting it is then refused with error 1193).
+         */
         public Builder variable(String name, String value) {
             variables.put(name.toLowerCase(java.util.Locale.ROOT), value);
             return this;
@@ -367,7 +370,13 @@ public final class FakeBinlogServer implements AutoCloseable {
                 vars.put("gtid_binlog_pos", "");
             }
             vars.put("rpl_semi_sync_master_enabled", "0");
-            vars.putAll(variables);
+            variables.forEach((name, value) -> {
+                if (value == null) {
+                    vars.remove(name);
+                } else {
+                    vars.put(name, value);
+                }
+            });
             byte[] pw = AuthScrambles.utf8(password);
             Arrays.fill(password, '\0');
             try {

@@ -75,10 +75,24 @@ public final class ReplicationClient implements AutoCloseable {
     private volatile StreamSession session;
     private volatile ServerInfo serverInfo;
     private volatile boolean closed;
-    private Thread supervisor;
+    private volatile Thread supervisor;
 
-    private ReplicationClient(ClientSettings settings, Runnable onClose) {
+    /** The event loops this client was given (the caller's to shut down), or null for the shared ones. */
+    private final EventLoopGroup eventLoops;
+
+    /**
+     * The event loops of every client not given its own: one daemon thread per processor, started on first use and
+     * never shut down (an idle loop waits in its selector and costs nothing). Sharing them makes a client's start and
+     * close cost a connection, not a thread's start and stop as well; channels are spread over the loops in turn.
+     */
+    private static final class SharedEventLoops {
+        static final EventLoopGroup GROUP = new NioEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                new DefaultThreadFactory("lanes-replication-io", true));
+    }
+
+    private ReplicationClient(ClientSettings settings, EventLoopGroup eventLoops, Runnable onClose) {
         this.settings = settings;
+        this.eventLoops = eventLoops;
         this.onClose = onClose;
         this.buffer = new EventBuffer(settings.bufferBytes());
         this.tracker = new StreamTracker(settings.startPosition(), settings.verifyChecksums(), settings.address());
@@ -102,7 +116,7 @@ public final class ReplicationClient implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("closed");
         }
-        group = new NioEventLoopGroup(1, new DefaultThreadFactory("lanes-replication-io", true));
+        group = eventLoops != null ? eventLoops : SharedEventLoops.GROUP;
         connector = new SourceConnector(settings, group, tracker::where);
         try {
             connect();
@@ -119,9 +133,6 @@ public final class ReplicationClient implements AutoCloseable {
             close();
             throw e;
         }
-        supervisor = new Thread(this::supervise, "lanes-replication-" + settings.address());
-        supervisor.setDaemon(true);
-        supervisor.start();
         return serverInfo;
     }
 
@@ -139,34 +150,40 @@ public final class ReplicationClient implements AutoCloseable {
             return;
         }
         stream.start(s.firstPacket());
+        stream.ended().whenComplete((cause, error) -> recoverInBackground(error != null ? error : cause));
     }
 
-    private void supervise() {
-        while (!closed) {
-            Throwable cause;
-            try {
-                cause = session.ended().get();
-            } catch (InterruptedException e) {
-                return;
-            } catch (ExecutionException e) {
-                cause = e.getCause();
-            }
-            if (closed) {
-                return;
-            }
-            if (cause instanceof ReplicationException re) {
-                LOG.error("Replication from {} stopped: {}", settings.address(), re.getMessage());
-                buffer.fail(re);
-                return;
-            }
-            buffer.forgetPause();
-            tracker.connectionLost();
-            LOG.warn("Lost the replication connection to {} ({}); resuming at {}", settings.address(),
-                    cause == null ? "closed by the server" : cause.getMessage(), tracker.resumePosition());
-            if (!reconnect()) {
-                return;
-            }
+    /**
+     * Starts a thread that reconnects after a lost connection (or reports a stream that ended for good). The thread
+     * exists only while it works: a stream that never breaks costs no thread beyond the event loop, and starting the
+     * stream does not wait for one to be scheduled. Runs where the session's end completes (its event loop, or here).
+     */
+    private void recoverInBackground(Throwable cause) {
+        if (closed) {
+            return;
         }
+        Throwable c = cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null
+                ? cause.getCause() : cause;
+        Thread t = new Thread(() -> recover(c), "lanes-replication-" + settings.address());
+        t.setDaemon(true);
+        supervisor = t;
+        t.start();
+    }
+
+    private void recover(Throwable cause) {
+        if (closed) {
+            return;
+        }
+        if (cause instanceof ReplicationException re) {
+            LOG.error("Replication from {} stopped: {}", settings.address(), re.getMessage());
+            buffer.fail(re);
+            return;
+        }
+        buffer.forgetPause();
+        tracker.connectionLost();
+        LOG.warn("Lost the replication connection to {} ({}); resuming at {}", settings.address(),
+                cause == null ? "closed by the server" : cause.getMessage(), tracker.resumePosition());
+        reconnect(); // a new session recovers on its own when it ends in turn
     }
 
     private boolean reconnect() {
@@ -357,9 +374,6 @@ public final class ReplicationClient implements AutoCloseable {
         if (supervisor != null) {
             supervisor.interrupt();
         }
-        if (group != null) {
-            group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-        }
         onClose.run();
     }
 
@@ -396,6 +410,7 @@ public final class ReplicationClient implements AutoCloseable {
         private boolean allowPublicKeyRetrieval;
         private boolean gtidStrictMode;
         private final Map<String, String> connectAttributes = new LinkedHashMap<>();
+        private EventLoopGroup eventLoops;
 
         private Builder() {
         }
@@ -533,6 +548,16 @@ public final class ReplicationClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The Netty event loops to run the connection on (one loop of the group serves it). The caller owns them and
+         * shuts them down after closing the client. By default clients share process-wide daemon loops, one per
+         * processor.
+         */
+        public Builder eventLoopGroup(EventLoopGroup group) {
+            this.eventLoops = Objects.requireNonNull(group, "group");
+            return this;
+        }
+
         public Builder connectAttribute(String key, String value) {
             connectAttributes.put(key, value);
             return this;
@@ -555,7 +580,7 @@ public final class ReplicationClient implements AutoCloseable {
                     gtidStrictMode, Map.copyOf(connectAttributes));
             ownedPassword = null;
             password = null;
-            return new ReplicationClient(s, () -> {
+            return new ReplicationClient(s, eventLoops, () -> {
                 if (owned != null) {
                     java.util.Arrays.fill(owned, '\0');
                 }

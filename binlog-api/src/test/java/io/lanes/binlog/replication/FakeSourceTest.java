@@ -58,6 +58,61 @@ class FakeSourceTest {
         }
     }
 
+    /**
+     * The replica setup's statements go to the server together and their answers are read in order: a statement the
+     * server refuses (here {@code @@binlog_row_metadata}, unknown as on MariaDB before 10.5) must neither fail the
+     * setup nor shift the answers of the statements after it.
+     */
+    @Test
+    void pipelinedSetupKeepsEachAnswerWithItsStatementWhenOneIsRefused() throws Exception {
+        Path file = FIXTURES.resolve("mariadb-10.11/types-full-metadata.000001");
+        try (FakeBinlogServer fake = FakeBinlogServer.builder().binlogFile(file).user("repl")
+                .password("pw".toCharArray()).serverId(77).variable("binlog_row_metadata", null)
+                .variable("gtid_binlog_pos", "0-77-12").build().start();
+                ReplicationClient c = client(fake, "pw").startPosition(StartPosition.file(file.getFileName().toString(), 4))
+                        .build()) {
+            ServerInfo info = c.start();
+            assertNull(info.binlogRowMetadata(), "refused: no value");
+            assertEquals(77, info.serverId(), "asked before the refused statement");
+            assertEquals("CRC32", info.binlogChecksum(), "asked after it");
+            assertEquals("0-77-12", info.currentGtidPosition(), "asked after it");
+            assertEquals(StartPosition.file(file.getFileName().toString(), Files.size(file)), info.endPosition());
+            List<ReplicationEvent> got = pollToEnd(c, file.getFileName().toString(), Files.size(file));
+            assertStreamMatchesFiles(got, readEvents(file), null);
+        }
+    }
+
+    /** A client given its own event loops streams on them and leaves them running when it closes: they are the caller's. */
+    @Test
+    void runsOnTheEventLoopsItIsGivenAndLeavesThemToTheirOwner() throws Exception {
+        Path file = FIXTURES.resolve("mariadb-10.11/types-full-metadata.000001");
+        io.netty.channel.EventLoopGroup mine = new io.netty.channel.nio.NioEventLoopGroup(1,
+                new io.netty.util.concurrent.DefaultThreadFactory("caller-owned-io", true));
+        try (FakeBinlogServer fake = FakeBinlogServer.builder().binlogFile(file).user("repl")
+                .password("pw".toCharArray()).build().start()) {
+            java.util.function.BooleanSupplier loopStarted = () -> Thread.getAllStackTraces().keySet().stream()
+                    .anyMatch(t -> t.getName().startsWith("caller-owned-io"));
+            assertFalse(loopStarted.getAsBoolean(), "Netty starts a loop's thread with its first task");
+            try (ReplicationClient c = client(fake, "pw").eventLoopGroup(mine)
+                    .startPosition(StartPosition.file(file.getFileName().toString(), 4)).build()) {
+                c.start();
+                assertTrue(loopStarted.getAsBoolean(), "the connection was registered on the given loops");
+                List<ReplicationEvent> got = pollToEnd(c, file.getFileName().toString(), Files.size(file));
+                assertStreamMatchesFiles(got, readEvents(file), null);
+            }
+            assertFalse(mine.isShuttingDown(), "closing the client must not shut down the caller's event loops");
+            // still usable: a second client on the same loops
+            try (ReplicationClient c = client(fake, "pw").eventLoopGroup(mine)
+                    .startPosition(StartPosition.file(file.getFileName().toString(), 4)).build()) {
+                c.start();
+                assertFalse(pollToEnd(c, file.getFileName().toString(), Files.size(file)).isEmpty());
+            }
+            assertEquals(2, fake.dumps());
+        } finally {
+            mine.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void deliversDecodedEventsOnTheConsumersExecutorAcrossCutsInsideTransactions() throws Exception {
         Path file = FIXTURES.resolve("mariadb-10.11/types-full-metadata.000001");

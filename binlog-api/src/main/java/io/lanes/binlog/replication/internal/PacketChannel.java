@@ -92,6 +92,11 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
         inbox.add(CLOSED);
     }
 
+    /** Whether a packet (or the end of the connection) is queued for {@link #read}. */
+    public boolean hasQueued() {
+        return !inbox.isEmpty();
+    }
+
     /** The cause recorded when the channel failed, or null. */
     public Throwable failure() {
         return failure;
@@ -121,19 +126,49 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
         return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
     }
 
-    /** Writes the next packet of the current exchange (sequence id = last received + 1) and waits until it is sent. */
-    public void writeReply(ByteBuf payload) throws java.io.IOException, InterruptedException {
-        write(lastSequenceId + 1, payload);
+    /**
+     * Writes the next packet of the current exchange (sequence id = last received + 1) without waiting for it to be
+     * sent: a write that fails closes the channel with that cause, which the next {@link #read} reports. Not waiting
+     * saves a round of thread wake-ups per packet; the answer is what the caller waits for anyway.
+     */
+    public void writeReply(ByteBuf payload) {
+        write(lastSequenceId + 1, payload, true);
     }
 
-    /** Writes the first packet of a new command (sequence id 0) and waits until it is sent. */
-    public void writeCommand(ByteBuf payload) throws java.io.IOException, InterruptedException {
-        write(0, payload);
+    /**
+     * As {@link #writeReply}, but waits until the packet is on the wire: before the pipeline changes under it (the SSL
+     * request, after which a TLS handler is put in front of the codec and must not encrypt that request).
+     */
+    public void writeReplyAndWait(ByteBuf payload) throws java.io.IOException, InterruptedException {
+        lastSequenceId = lastSequenceId + 1;
+        await(channel.writeAndFlush(new Packet(lastSequenceId, payload)), 30_000, "write");
     }
 
-    private void write(int seq, ByteBuf payload) throws java.io.IOException, InterruptedException {
+    /** Writes the first packet of a new command (sequence id 0) without waiting, as {@link #writeReply}. */
+    public void writeCommand(ByteBuf payload) {
+        write(0, payload, true);
+    }
+
+    /**
+     * Queues the first packet of a new command without sending it yet: the next {@link #writeCommand} or
+     * {@link #writeReply} sends every queued packet at once. Servers read commands one at a time and answer them in
+     * order, so a client may send several before reading the answers (pipelining), one round trip for all of them.
+     */
+    public void queueCommand(ByteBuf payload) {
+        write(0, payload, false);
+    }
+
+    private void write(int seq, ByteBuf payload, boolean flush) {
         lastSequenceId = seq;
-        await(channel.writeAndFlush(new Packet(seq, payload)), 30_000, "write");
+        Packet packet = new Packet(seq, payload);
+        (flush ? channel.writeAndFlush(packet) : channel.write(packet)).addListener(f -> {
+            if (!f.isSuccess()) {
+                if (failure == null) {
+                    failure = new java.io.IOException("write failed: " + describe(f.cause()), f.cause());
+                }
+                channel.close();
+            }
+        });
     }
 
     /** Inserts a TLS handler in front of the packet codec and waits for the TLS handshake. */

@@ -159,7 +159,7 @@ public final class SourceConnector {
             caps |= CLIENT_SSL;
             ByteBuf req = Unpooled.buffer(32);
             req.writeIntLE(caps).writeIntLE(MAX_PACKET_PAYLOAD).writeByte(CHARSET_UTF8MB4_GENERAL_CI).writeZero(23);
-            pc.writeReply(req);
+            pc.writeReplyAndWait(req);
             try {
                 pc.startTls(sslContext(tls), settings.host(), settings.port(), tls.mode() == TlsMode.VERIFY_IDENTITY,
                         timeoutMillis());
@@ -174,12 +174,18 @@ public final class SourceConnector {
         boolean[] startUnknown = new boolean[1];
         ServerInfo info = setUpReplica(q, hs, start, startUnknown);
         boolean checksums = "CRC32".equalsIgnoreCase(info.binlogChecksum());
-        registerReplica(pc);
-        // From the dump on, the server sends as fast as the network allows: read only on demand until the stream is
-        // handed to the byte-bounded buffer, so nothing piles up unbounded in the setup queue meanwhile.
+        // COM_REGISTER_SLAVE and the dump go together (pipelined): a server that refuses the registration answers the
+        // dump after it, and its ERR is read first. From the dump on, the server sends as fast as the network allows:
+        // read only on demand until the stream is handed to the byte-bounded buffer, so nothing piles up unbounded in
+        // the setup queue meanwhile.
+        pc.queueCommand(registerCommand());
         pc.channel().config().setAutoRead(false);
         pc.writeCommand(dumpCommand(start, hs.isMariaDb()));
         pc.channel().read();
+        checkRegistered(pc.read(timeoutMillis()));
+        if (!pc.hasQueued()) {
+            pc.channel().read(); // the read that brought the registration's OK did not bring the dump's answer
+        }
         Packet firstEvent = pc.read(timeoutMillis());
         if (firstEvent.isError()) {
             ServerError err;
@@ -375,59 +381,76 @@ public final class SourceConnector {
             throws IOException, InterruptedException {
         boolean maria = hs.isMariaDb();
         try {
-            String version = q.scalarOrNull("SELECT @@version");
-            String serverIdText = q.scalarOrNull("SELECT @@server_id");
-            String uuid = maria ? null : q.scalarOrNull("SELECT @@server_uuid");
-            String gtidMode = maria ? null : q.scalarOrNull("SELECT @@gtid_mode");
-            String rowMetadata = q.scalarOrNull("SELECT @@binlog_row_metadata");
-            String checksum = q.scalarOrNull("SELECT @@global.binlog_checksum");
-            String gtidPos = q.scalarOrNull(maria ? "SELECT @@gtid_binlog_pos" : "SELECT @@global.gtid_executed");
-            StartPosition.FilePosition end = null;
-            TextQuery.Result status;
-            try {
-                status = q.query("SHOW MASTER STATUS");
-            } catch (TextQuery.ServerErrorException e) {
-                try {
-                    status = q.query("SHOW BINARY LOG STATUS");
-                } catch (TextQuery.ServerErrorException e2) {
-                    status = null;
+            if (!maria && start instanceof StartPosition.MariaDbGtid) {
+                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + hs.serverVersion()
+                        + ") is not MariaDB and cannot start from a MariaDB GTID position");
+            }
+            if (maria && start instanceof StartPosition.MySqlGtidSet) {
+                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + hs.serverVersion()
+                        + ") is MariaDB and cannot start from a MySQL GTID set; use a MariaDB GTID position");
+            }
+            // Nothing below depends on an earlier answer, so it all goes in one round trip (pipelined); each
+            // statement keeps its own answer, and one a server refuses (an unknown variable) spoils no other.
+            Setup setup = new Setup();
+            int version = setup.add("SELECT @@version");
+            int serverIdText = setup.add("SELECT @@server_id");
+            int uuid = maria ? -1 : setup.add("SELECT @@server_uuid");
+            int gtidMode = maria ? -1 : setup.add("SELECT @@gtid_mode");
+            int rowMetadata = setup.add("SELECT @@binlog_row_metadata");
+            int checksum = setup.add("SELECT @@global.binlog_checksum");
+            int gtidPos = setup.add(maria ? "SELECT @@gtid_binlog_pos" : "SELECT @@global.gtid_executed");
+            int status = setup.add("SHOW MASTER STATUS");
+            int startGtidPos = maria && start instanceof StartPosition.FilePosition f
+                    ? setup.add(binlogGtidPosQuery(f)) : -1;
+            int[] sets = new int[6];
+            int nSets = 0;
+            sets[nSets++] = setup.add("SET @master_binlog_checksum = @@global.binlog_checksum");
+            long heartbeatNanos = settings.heartbeatPeriod().toNanos();
+            if (heartbeatNanos > 0) {
+                sets[nSets++] = setup.add("SET @master_heartbeat_period = " + heartbeatNanos);
+            }
+            if (maria) {
+                sets[nSets++] = setup.add("SET @mariadb_slave_capability = " + MARIA_SLAVE_CAPABILITY_GTID);
+                if (start instanceof StartPosition.MariaDbGtid g) {
+                    sets[nSets++] = setup.add("SET @slave_connect_state = '" + g.gtidPosition() + "'");
+                    sets[nSets++] = setup.add("SET @slave_gtid_strict_mode = " + (settings.gtidStrictMode() ? 1 : 0));
+                    sets[nSets++] = setup.add("SET @slave_gtid_ignore_duplicates = 0");
                 }
             }
-            if (status != null && !status.rows().isEmpty() && status.rows().get(0).size() >= 2) {
-                ResultRow r = new ResultRow(status.rows().get(0));
+            setup.run(q);
+            for (int i = 0; i < nSets; i++) {
+                setup.result(sets[i]);
+            }
+            TextQuery.Result statusResult = setup.resultOrNull(status);
+            if (statusResult == null) {
+                try {
+                    statusResult = q.query("SHOW BINARY LOG STATUS"); // MySQL 8.4 on, where the older name is gone
+                } catch (TextQuery.ServerErrorException e2) {
+                    statusResult = null;
+                }
+            }
+            StartPosition.FilePosition end = null;
+            if (statusResult != null && !statusResult.rows().isEmpty() && statusResult.rows().get(0).size() >= 2) {
+                ResultRow r = new ResultRow(statusResult.rows().get(0));
                 if (r.get(0) != null && r.get(1) != null) {
                     end = StartPosition.file(r.get(0), Long.parseLong(r.get(1)));
                 }
             }
-            String startGtidPos = null;
-            if (maria && start instanceof StartPosition.FilePosition f) {
-                TextQuery.Result r = binlogGtidPos(q, f);
-                startGtidPos = r == null ? null : r.scalar();
-                startUnknown[0] = r != null && startGtidPos == null;
-                startGtidPos = startGtidPos == null ? null : startGtidPos.strip();
-            }
-            if (checksum == null) {
-                checksum = "NONE";
-            }
-            exec(q, "SET @master_binlog_checksum = @@global.binlog_checksum");
-            long heartbeatNanos = settings.heartbeatPeriod().toNanos();
-            if (heartbeatNanos > 0) {
-                exec(q, "SET @master_heartbeat_period = " + heartbeatNanos);
-            }
-            if (maria) {
-                exec(q, "SET @mariadb_slave_capability = " + MARIA_SLAVE_CAPABILITY_GTID);
-                if (start instanceof StartPosition.MariaDbGtid g) {
-                    exec(q, "SET @slave_connect_state = '" + g.gtidPosition() + "'");
-                    exec(q, "SET @slave_gtid_strict_mode = " + (settings.gtidStrictMode() ? 1 : 0));
-                    exec(q, "SET @slave_gtid_ignore_duplicates = 0");
+            String startGtid = null;
+            if (startGtidPos >= 0) {
+                TextQuery.Result r = setup.resultOrNull(startGtidPos);
+                if (r == null) {
+                    LOG.info("{} refused BINLOG_GTID_POS for {}: {}; the GTID position before the start is unknown",
+                            settings.address(), start, setup.error(startGtidPos));
                 }
-            } else if (start instanceof StartPosition.MariaDbGtid) {
-                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + version
-                        + ") is not MariaDB and cannot start from a MariaDB GTID position");
+                startGtid = r == null ? null : r.scalar();
+                startUnknown[0] = r != null && startGtid == null;
+                startGtid = startGtid == null ? null : startGtid.strip();
             }
-            if (maria && start instanceof StartPosition.MySqlGtidSet) {
-                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + version
-                        + ") is MariaDB and cannot start from a MySQL GTID set; use a MariaDB GTID position");
+            String versionText = setup.scalarOrNull(version);
+            String checksumText = setup.scalarOrNull(checksum);
+            if (checksumText == null) {
+                checksumText = "NONE";
             }
             if (settings.semiSync()) {
                 String enabled = q.scalarOrNull("SELECT @@global.rpl_semi_sync_master_enabled");
@@ -444,9 +467,11 @@ public final class SourceConnector {
                     q.scalarOrNull("SET @rpl_semi_sync_replica = 1");
                 }
             }
-            long serverId = serverIdText == null ? 0 : Long.parseLong(serverIdText);
-            return new ServerInfo(version == null ? hs.serverVersion() : version, maria, serverId, uuid, gtidMode,
-                    rowMetadata, checksum.toUpperCase(java.util.Locale.ROOT), gtidPos, end, startGtidPos);
+            String serverIdValue = setup.scalarOrNull(serverIdText);
+            long serverId = serverIdValue == null ? 0 : Long.parseLong(serverIdValue);
+            return new ServerInfo(versionText == null ? hs.serverVersion() : versionText, maria, serverId,
+                    setup.scalarOrNull(uuid), setup.scalarOrNull(gtidMode), setup.scalarOrNull(rowMetadata),
+                    checksumText.toUpperCase(java.util.Locale.ROOT), setup.scalarOrNull(gtidPos), end, startGtid);
         } catch (TextQuery.ServerErrorException e) {
             throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " refused a replica setup statement: "
                     + e.error(), e.error().code(), e);
@@ -458,24 +483,56 @@ public final class SourceConnector {
      * file's GTID_LIST plus the GTID events before the position), which a stream that starts there is told no other
      * way. The file name goes as a hex literal, so no name can break out of the statement. Checked on MariaDB 10.11:
      * the function needs no privilege beyond REPLICATION SLAVE; it answers NULL for a file not in the binlog index, a
-     * position past the file's end or inside an event, and the file's GTID_LIST for positions 0 to 4.
-     *
-     * @return the answer: one row holding the position ({@code ""} when no GTID precedes it) or NULL when the server
-     *     does not know the position; null when the server answered with an error (an older or non-conforming server):
-     *     the caller then knows nothing, which is not a reason to refuse the stream
+     * position past the file's end or inside an event, and the file's GTID_LIST for positions 0 to 4. Its answer: one
+     * row holding the position ({@code ""} when no GTID precedes it) or NULL when the server does not know the
+     * position; an error (an older or non-conforming server) means nothing is known, which is not a reason to refuse
+     * the stream.
      */
-    private TextQuery.Result binlogGtidPos(TextQuery q, StartPosition.FilePosition f)
-            throws IOException, InterruptedException {
+    private static String binlogGtidPosQuery(StartPosition.FilePosition f) {
         StringBuilder hex = new StringBuilder();
         for (byte b : f.file().getBytes(StandardCharsets.UTF_8)) {
             hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
         }
-        try {
-            return q.query("SELECT BINLOG_GTID_POS(X'" + hex + "', " + f.position() + ")");
-        } catch (TextQuery.ServerErrorException e) {
-            LOG.info("{} refused BINLOG_GTID_POS for {}: {}; the GTID position before the start is unknown",
-                    settings.address(), f, e.error());
-            return null;
+        return "SELECT BINLOG_GTID_POS(X'" + hex + "', " + f.position() + ")";
+    }
+
+    /** The replica setup's statements, sent together by {@link TextQuery#pipeline}, and their answers. */
+    private static final class Setup {
+        private final java.util.List<String> statements = new java.util.ArrayList<>();
+        private java.util.List<Object> answers;
+
+        /** Adds a statement; returns its index. */
+        int add(String sql) {
+            statements.add(sql);
+            return statements.size() - 1;
+        }
+
+        void run(TextQuery q) throws IOException, InterruptedException {
+            answers = q.pipeline(statements);
+        }
+
+        /** The statement's result; throws its error. */
+        TextQuery.Result result(int i) throws TextQuery.ServerErrorException {
+            Object a = answers.get(i);
+            if (a instanceof ServerError e) {
+                throw new TextQuery.ServerErrorException(e);
+            }
+            return (TextQuery.Result) a;
+        }
+
+        /** The statement's result, or null when it was refused or not sent ({@code i} -1). */
+        TextQuery.Result resultOrNull(int i) {
+            return i >= 0 && answers.get(i) instanceof TextQuery.Result r ? r : null;
+        }
+
+        ServerError error(int i) {
+            return i >= 0 && answers.get(i) instanceof ServerError e ? e : null;
+        }
+
+        /** The first value of the statement's first row, or null (refused, no row, not sent). */
+        String scalarOrNull(int i) {
+            TextQuery.Result r = resultOrNull(i);
+            return r == null ? null : r.scalar();
         }
     }
 
@@ -491,7 +548,7 @@ public final class SourceConnector {
         q.query(sql);
     }
 
-    private void registerReplica(PacketChannel pc) throws IOException, InterruptedException {
+    private ByteBuf registerCommand() {
         ByteBuf b = Unpooled.buffer(32);
         b.writeByte(COM_REGISTER_SLAVE).writeIntLE((int) settings.serverId());
         b.writeByte(0); // hostname
@@ -500,8 +557,10 @@ public final class SourceConnector {
         b.writeShortLE(0); // port
         b.writeIntLE(0); // replication rank
         b.writeIntLE(0); // master id
-        pc.writeCommand(b);
-        Packet p = pc.read(timeoutMillis());
+        return b;
+    }
+
+    private void checkRegistered(Packet p) {
         try {
             if (p.isError()) {
                 ServerError err = ServerError.parse(p.payload());

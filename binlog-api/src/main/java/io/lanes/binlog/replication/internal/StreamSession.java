@@ -93,7 +93,11 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
     }
 
     public void close() {
-        channel.close();
+        // waits (briefly) so that the connection is gone when the client's close returns, as a caller expects
+        io.netty.channel.ChannelFuture closing = channel.close();
+        if (!channel.eventLoop().inEventLoop()) {
+            closing.awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
     }
 
     @Override

@@ -46,9 +46,47 @@ public final class TextQuery {
     }
 
     public Result query(String sql) throws IOException, InterruptedException, ServerErrorException {
-        ByteBuf cmd = Unpooled.buffer();
-        cmd.writeByte(Protocol.COM_QUERY).writeBytes(sql.getBytes(StandardCharsets.UTF_8));
-        channel.writeCommand(cmd);
+        channel.writeCommand(command(sql));
+        return readAnswer();
+    }
+
+    /**
+     * Sends every statement at once and then reads their answers, in order: one round trip instead of one per
+     * statement. The server runs them one after another, as if sent one at a time; one failing does not stop the
+     * others. Use it for statements whose text does not depend on an earlier one's answer.
+     *
+     * @return per statement, its {@link Result} or the {@link ServerError} it was refused with
+     */
+    public List<Object> pipeline(List<String> statements) throws IOException, InterruptedException {
+        for (int i = 0; i < statements.size(); i++) {
+            if (i < statements.size() - 1) {
+                channel.queueCommand(command(statements.get(i)));
+            } else {
+                channel.writeCommand(command(statements.get(i)));
+            }
+        }
+        List<Object> answers = new ArrayList<>(statements.size());
+        for (int i = 0; i < statements.size(); i++) {
+            try {
+                answers.add(readAnswer());
+            } catch (ServerErrorException e) {
+                answers.add(e.error());
+            }
+        }
+        return answers;
+    }
+
+    private static ByteBuf command(String sql) {
+        byte[] text = sql.getBytes(StandardCharsets.UTF_8);
+        ByteBuf cmd = Unpooled.buffer(1 + text.length);
+        return cmd.writeByte(Protocol.COM_QUERY).writeBytes(text);
+    }
+
+    /**
+     * Reads one statement's whole answer: an OK, an ERR, or a result set up to its EOF (or the ERR that ends it early),
+     * so that the next pipelined answer is read from its first packet.
+     */
+    private Result readAnswer() throws IOException, InterruptedException, ServerErrorException {
         Packet first = channel.read(timeoutMillis);
         try {
             int h = first.header();
@@ -86,6 +124,7 @@ public final class TextQuery {
                         break;
                     }
                     if (row.isError()) {
+                        // an ERR ends the result set: nothing of this statement follows it
                         throw new ServerErrorException(ServerError.parse(row.payload()));
                     }
                     List<String> values = new ArrayList<>((int) count);
