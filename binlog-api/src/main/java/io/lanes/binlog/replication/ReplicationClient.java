@@ -16,6 +16,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +78,9 @@ public final class ReplicationClient implements AutoCloseable {
     private volatile boolean closed;
     private volatile Thread supervisor;
 
+    /** The most events {@link #deliverTo} takes from the buffer at once. */
+    private static final int DELIVERY_BATCH = 256;
+
     /** The event loops this client was given (the caller's to shut down), or null for the shared ones. */
     private final EventLoopGroup eventLoops;
 
@@ -119,7 +123,7 @@ public final class ReplicationClient implements AutoCloseable {
         group = eventLoops != null ? eventLoops : SharedEventLoops.GROUP;
         connector = new SourceConnector(settings, group, tracker::where);
         try {
-            connect();
+            connect(false);
         } catch (IOException e) {
             close();
             String m = String.valueOf(e.getMessage());
@@ -136,7 +140,8 @@ public final class ReplicationClient implements AutoCloseable {
         return serverInfo;
     }
 
-    private void connect() throws IOException, InterruptedException {
+    /** Opens a connection and starts its stream; a reconnection is counted before any of its events can be taken. */
+    private void connect(boolean reconnection) throws IOException, InterruptedException {
         StartPosition from = tracker.resumePosition();
         SourceConnector.Session s = connector.open(from);
         serverInfo = s.serverInfo();
@@ -148,6 +153,9 @@ public final class ReplicationClient implements AutoCloseable {
             stream.close();
             s.firstPacket().release();
             return;
+        }
+        if (reconnection) {
+            reconnects.incrementAndGet();
         }
         stream.start(s.firstPacket());
         stream.ended().whenComplete((cause, error) -> recoverInBackground(error != null ? error : cause));
@@ -192,8 +200,7 @@ public final class ReplicationClient implements AutoCloseable {
             try {
                 long jitter = ThreadLocalRandom.current().nextLong(backoff / 4 + 1);
                 Thread.sleep(backoff + jitter);
-                connect();
-                reconnects.incrementAndGet();
+                connect(true);
                 return true;
             } catch (InterruptedException e) {
                 return false;
@@ -251,9 +258,13 @@ public final class ReplicationClient implements AutoCloseable {
         Objects.requireNonNull(listener, "listener");
         executor.execute(() -> {
             try {
+                // taken a batch at a time (the buffer's locking is paid per batch), handed over one at a time
+                List<ReplicationEvent> batch = new ArrayList<>(DELIVERY_BATCH);
                 while (!closed) {
-                    ReplicationEvent e = buffer.poll(100, TimeUnit.MILLISECONDS);
-                    if (e != null) {
+                    batch.clear();
+                    int n = buffer.take(batch, DELIVERY_BATCH, 100, TimeUnit.MILLISECONDS);
+                    for (int i = 0; i < n && !closed; i++) {
+                        ReplicationEvent e = batch.get(i);
                         try {
                             listener.onEvent(e);
                         } catch (Exception ex) {

@@ -173,4 +173,34 @@ class ReplicationProtocolTest {
         assertEquals(batch.subList(1, 6), sink, "in order");
         assertEquals(12_000, buf.highWaterBytes());
     }
+
+    @Test
+    void takeMovesEventsInOrderAcrossBatchesCountsThemAsTakenAndEndsWithTheFailure() throws Exception {
+        EventBuffer buf = new EventBuffer(1 << 20);
+        List<ReplicationEvent> first = new ArrayList<>();
+        List<ReplicationEvent> second = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            first.add(event(100));
+            second.add(event(200));
+        }
+        assertTrue(buf.offerAll(first, 5 * 196L, () -> { }));
+        assertTrue(buf.offerAll(second, 5 * 296L, () -> { }));
+        List<ReplicationEvent> sink = new ArrayList<>();
+        assertEquals(3, buf.take(sink, 3, 1, TimeUnit.SECONDS));
+        assertEquals(first.subList(0, 3), sink);
+        sink.clear();
+        assertEquals(7, buf.take(sink, 100, 1, TimeUnit.SECONDS), "the rest, across the two batches");
+        List<ReplicationEvent> rest = new ArrayList<>(first.subList(3, 5));
+        rest.addAll(second);
+        assertEquals(rest, sink);
+        sink.clear();
+        long t0 = System.nanoTime();
+        assertEquals(0, buf.take(sink, 100, 50, TimeUnit.MILLISECONDS), "nothing left: waits, then none");
+        assertTrue(System.nanoTime() - t0 >= TimeUnit.MILLISECONDS.toNanos(40));
+        assertEquals(0, buf.bufferedBytes(), "everything taken is off the budget once the consumer's side is empty");
+        buf.offerAll(new ArrayList<>(List.of(event(10))), 106, () -> { });
+        buf.fail(new ReplicationException(ReplicationException.Kind.PROTOCOL, "boom"));
+        assertEquals(1, buf.take(sink, 100, 1, TimeUnit.SECONDS), "the event before the failure first");
+        assertThrows(ReplicationException.class, () -> buf.take(sink, 100, 1, TimeUnit.SECONDS));
+    }
 }

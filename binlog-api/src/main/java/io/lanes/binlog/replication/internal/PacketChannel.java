@@ -42,6 +42,7 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
     private volatile Channel channel;
     private volatile Throwable failure;
     private int lastSequenceId = -1;
+    private volatile boolean readOnDemand;
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
@@ -102,8 +103,27 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
         return failure;
     }
 
+    /**
+     * From now on (with autoRead off) {@link #read} asks the channel for one more socket read whenever nothing is
+     * queued, so that the setup's answers arrive while the server's stream, which follows them, is read no faster than
+     * it is taken.
+     */
+    public void readOnDemand() {
+        readOnDemand = true;
+    }
+
+    /** Sends what {@link #queueCommand} queued. */
+    public void flush() {
+        channel.flush();
+    }
+
     /** Reads the next packet, waiting at most {@code timeoutMillis}. The caller releases it. */
     public Packet read(long timeoutMillis) throws InterruptedException, java.io.IOException {
+        if (readOnDemand && inbox.isEmpty()) {
+            // Netty folds read requests made before the read happens into one, and a read that brings only part of
+            // a packet asks for the next itself; a request racing a read in progress costs one read more, no more
+            channel.read();
+        }
         Object o = inbox.poll(timeoutMillis, TimeUnit.MILLISECONDS);
         if (o == null) {
             throw new java.io.IOException("no answer from the server within " + timeoutMillis + " ms");

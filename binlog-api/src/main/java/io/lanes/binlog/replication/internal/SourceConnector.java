@@ -171,21 +171,22 @@ public final class SourceConnector {
         authenticate(pc, hs, caps);
         boolean deprecateEof = (caps & CLIENT_DEPRECATE_EOF) != 0;
         TextQuery q = new TextQuery(pc, deprecateEof, timeoutMillis());
-        boolean[] startUnknown = new boolean[1];
-        ServerInfo info = setUpReplica(q, hs, start, startUnknown);
-        boolean checksums = "CRC32".equalsIgnoreCase(info.binlogChecksum());
-        // COM_REGISTER_SLAVE and the dump go together (pipelined): a server that refuses the registration answers the
-        // dump after it, and its ERR is read first. From the dump on, the server sends as fast as the network allows:
-        // read only on demand until the stream is handed to the byte-bounded buffer, so nothing piles up unbounded in
-        // the setup queue meanwhile.
+        // The whole replica setup goes to the server in one flight: its statements (none depends on an earlier one's
+        // answer), COM_REGISTER_SLAVE and the dump. The server runs them in order, so the SETs act before the dump,
+        // and a server that refuses the registration answers the dump after it, its ERR read first. From the dump on
+        // the server sends as fast as the network allows: the socket is read only on demand until the stream is handed
+        // to the byte-bounded buffer, so nothing piles up unbounded in the setup queue meanwhile.
+        Setup setup = replicaSetup(hs, start);
+        q.queue(setup.statements);
         pc.queueCommand(registerCommand());
         pc.channel().config().setAutoRead(false);
+        pc.readOnDemand();
         pc.writeCommand(dumpCommand(start, hs.isMariaDb()));
-        pc.channel().read();
+        setup.answers = q.readAnswers(setup.statements.size());
         checkRegistered(pc.read(timeoutMillis()));
-        if (!pc.hasQueued()) {
-            pc.channel().read(); // the read that brought the registration's OK did not bring the dump's answer
-        }
+        boolean[] startUnknown = new boolean[1];
+        ServerInfo info = serverInfo(hs, start, setup, startUnknown);
+        boolean checksums = "CRC32".equalsIgnoreCase(info.binlogChecksum());
         Packet firstEvent = pc.read(timeoutMillis());
         if (firstEvent.isError()) {
             ServerError err;
@@ -373,109 +374,110 @@ public final class SourceConnector {
         }
     }
 
-    /**
-     * The setup statements. {@code startUnknown[0]} is set when the server answered NULL to BINLOG_GTID_POS for a
-     * MariaDB file start: the caller fails the connection once the dump command has had its say.
-     */
-    private ServerInfo setUpReplica(TextQuery q, ServerHandshake hs, StartPosition start, boolean[] startUnknown)
-            throws IOException, InterruptedException {
+    /** The replica setup's statements for this server and start position; fails on a start the server cannot serve. */
+    private Setup replicaSetup(ServerHandshake hs, StartPosition start) {
         boolean maria = hs.isMariaDb();
+        if (!maria && start instanceof StartPosition.MariaDbGtid) {
+            throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + hs.serverVersion()
+                    + ") is not MariaDB and cannot start from a MariaDB GTID position");
+        }
+        if (maria && start instanceof StartPosition.MySqlGtidSet) {
+            throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + hs.serverVersion()
+                    + ") is MariaDB and cannot start from a MySQL GTID set; use a MariaDB GTID position");
+        }
+        // Each statement keeps its own answer: one a server refuses (an unknown variable, a statement of another
+        // version) spoils no other.
+        Setup s = new Setup();
+        s.version = s.add("SELECT @@version");
+        s.serverId = s.add("SELECT @@server_id");
+        s.uuid = maria ? -1 : s.add("SELECT @@server_uuid");
+        s.gtidMode = maria ? -1 : s.add("SELECT @@gtid_mode");
+        s.rowMetadata = s.add("SELECT @@binlog_row_metadata");
+        s.checksum = s.add("SELECT @@global.binlog_checksum");
+        s.gtidPos = s.add(maria ? "SELECT @@gtid_binlog_pos" : "SELECT @@global.gtid_executed");
+        // both names: MySQL 8.4 dropped the first, servers before 8.2 do not know the second
+        s.status = s.add("SHOW MASTER STATUS");
+        s.statusNewName = maria ? -1 : s.add("SHOW BINARY LOG STATUS");
+        s.startGtidPos = maria && start instanceof StartPosition.FilePosition f ? s.add(binlogGtidPosQuery(f)) : -1;
+        s.set(s.add("SET @master_binlog_checksum = @@global.binlog_checksum"));
+        long heartbeatNanos = settings.heartbeatPeriod().toNanos();
+        if (heartbeatNanos > 0) {
+            s.set(s.add("SET @master_heartbeat_period = " + heartbeatNanos));
+        }
+        if (maria) {
+            s.set(s.add("SET @mariadb_slave_capability = " + MARIA_SLAVE_CAPABILITY_GTID));
+            if (start instanceof StartPosition.MariaDbGtid g) {
+                s.set(s.add("SET @slave_connect_state = '" + g.gtidPosition() + "'"));
+                s.set(s.add("SET @slave_gtid_strict_mode = " + (settings.gtidStrictMode() ? 1 : 0)));
+                s.set(s.add("SET @slave_gtid_ignore_duplicates = 0"));
+            }
+        }
+        if (settings.semiSync()) {
+            // asked for before the dump, checked after its answers: a source without semi-sync fails the connection
+            s.semiSyncEnabled = s.add("SELECT @@global.rpl_semi_sync_master_enabled");
+            s.semiSyncEnabledNewName = s.add("SELECT @@global.rpl_semi_sync_source_enabled");
+            s.set(s.add("SET @rpl_semi_sync_slave = 1"));
+            if (!maria) {
+                s.add("SET @rpl_semi_sync_replica = 1"); // MySQL 8.0.26 on; older ones refuse it, which is fine
+            }
+        }
+        return s;
+    }
+
+    /**
+     * What the setup's answers say about the server. {@code startUnknown[0]} is set when the server answered NULL to
+     * BINLOG_GTID_POS for a MariaDB file start: the caller fails the connection once the dump command has had its say.
+     */
+    private ServerInfo serverInfo(ServerHandshake hs, StartPosition start, Setup setup, boolean[] startUnknown) {
         try {
-            if (!maria && start instanceof StartPosition.MariaDbGtid) {
-                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + hs.serverVersion()
-                        + ") is not MariaDB and cannot start from a MariaDB GTID position");
+            for (int i : setup.sets) {
+                setup.result(i);
             }
-            if (maria && start instanceof StartPosition.MySqlGtidSet) {
-                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + hs.serverVersion()
-                        + ") is MariaDB and cannot start from a MySQL GTID set; use a MariaDB GTID position");
-            }
-            // Nothing below depends on an earlier answer, so it all goes in one round trip (pipelined); each
-            // statement keeps its own answer, and one a server refuses (an unknown variable) spoils no other.
-            Setup setup = new Setup();
-            int version = setup.add("SELECT @@version");
-            int serverIdText = setup.add("SELECT @@server_id");
-            int uuid = maria ? -1 : setup.add("SELECT @@server_uuid");
-            int gtidMode = maria ? -1 : setup.add("SELECT @@gtid_mode");
-            int rowMetadata = setup.add("SELECT @@binlog_row_metadata");
-            int checksum = setup.add("SELECT @@global.binlog_checksum");
-            int gtidPos = setup.add(maria ? "SELECT @@gtid_binlog_pos" : "SELECT @@global.gtid_executed");
-            int status = setup.add("SHOW MASTER STATUS");
-            int startGtidPos = maria && start instanceof StartPosition.FilePosition f
-                    ? setup.add(binlogGtidPosQuery(f)) : -1;
-            int[] sets = new int[6];
-            int nSets = 0;
-            sets[nSets++] = setup.add("SET @master_binlog_checksum = @@global.binlog_checksum");
-            long heartbeatNanos = settings.heartbeatPeriod().toNanos();
-            if (heartbeatNanos > 0) {
-                sets[nSets++] = setup.add("SET @master_heartbeat_period = " + heartbeatNanos);
-            }
-            if (maria) {
-                sets[nSets++] = setup.add("SET @mariadb_slave_capability = " + MARIA_SLAVE_CAPABILITY_GTID);
-                if (start instanceof StartPosition.MariaDbGtid g) {
-                    sets[nSets++] = setup.add("SET @slave_connect_state = '" + g.gtidPosition() + "'");
-                    sets[nSets++] = setup.add("SET @slave_gtid_strict_mode = " + (settings.gtidStrictMode() ? 1 : 0));
-                    sets[nSets++] = setup.add("SET @slave_gtid_ignore_duplicates = 0");
-                }
-            }
-            setup.run(q);
-            for (int i = 0; i < nSets; i++) {
-                setup.result(sets[i]);
-            }
-            TextQuery.Result statusResult = setup.resultOrNull(status);
-            if (statusResult == null) {
-                try {
-                    statusResult = q.query("SHOW BINARY LOG STATUS"); // MySQL 8.4 on, where the older name is gone
-                } catch (TextQuery.ServerErrorException e2) {
-                    statusResult = null;
-                }
-            }
-            StartPosition.FilePosition end = null;
-            if (statusResult != null && !statusResult.rows().isEmpty() && statusResult.rows().get(0).size() >= 2) {
-                ResultRow r = new ResultRow(statusResult.rows().get(0));
-                if (r.get(0) != null && r.get(1) != null) {
-                    end = StartPosition.file(r.get(0), Long.parseLong(r.get(1)));
-                }
-            }
-            String startGtid = null;
-            if (startGtidPos >= 0) {
-                TextQuery.Result r = setup.resultOrNull(startGtidPos);
-                if (r == null) {
-                    LOG.info("{} refused BINLOG_GTID_POS for {}: {}; the GTID position before the start is unknown",
-                            settings.address(), start, setup.error(startGtidPos));
-                }
-                startGtid = r == null ? null : r.scalar();
-                startUnknown[0] = r != null && startGtid == null;
-                startGtid = startGtid == null ? null : startGtid.strip();
-            }
-            String versionText = setup.scalarOrNull(version);
-            String checksumText = setup.scalarOrNull(checksum);
-            if (checksumText == null) {
-                checksumText = "NONE";
-            }
-            if (settings.semiSync()) {
-                String enabled = q.scalarOrNull("SELECT @@global.rpl_semi_sync_master_enabled");
-                if (enabled == null) {
-                    enabled = q.scalarOrNull("SELECT @@global.rpl_semi_sync_source_enabled");
-                }
-                if (!"1".equals(enabled) && !"ON".equalsIgnoreCase(enabled)) {
-                    throw new ReplicationException(Kind.SERVER_ERROR, settings.address()
-                            + " does not have semi-synchronous replication enabled on the source side"
-                            + " (rpl_semi_sync_master_enabled), but the client was asked to acknowledge");
-                }
-                exec(q, "SET @rpl_semi_sync_slave = 1");
-                if (!maria) {
-                    q.scalarOrNull("SET @rpl_semi_sync_replica = 1");
-                }
-            }
-            String serverIdValue = setup.scalarOrNull(serverIdText);
-            long serverId = serverIdValue == null ? 0 : Long.parseLong(serverIdValue);
-            return new ServerInfo(versionText == null ? hs.serverVersion() : versionText, maria, serverId,
-                    setup.scalarOrNull(uuid), setup.scalarOrNull(gtidMode), setup.scalarOrNull(rowMetadata),
-                    checksumText.toUpperCase(java.util.Locale.ROOT), setup.scalarOrNull(gtidPos), end, startGtid);
         } catch (TextQuery.ServerErrorException e) {
             throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " refused a replica setup statement: "
                     + e.error(), e.error().code(), e);
         }
+        if (setup.semiSyncEnabled >= 0) {
+            String enabled = setup.scalarOrNull(setup.semiSyncEnabled);
+            if (enabled == null) {
+                enabled = setup.scalarOrNull(setup.semiSyncEnabledNewName);
+            }
+            if (!"1".equals(enabled) && !"ON".equalsIgnoreCase(enabled)) {
+                throw new ReplicationException(Kind.SERVER_ERROR, settings.address()
+                        + " does not have semi-synchronous replication enabled on the source side"
+                        + " (rpl_semi_sync_master_enabled), but the client was asked to acknowledge");
+            }
+        }
+        TextQuery.Result status = setup.resultOrNull(setup.status);
+        if (status == null) {
+            status = setup.resultOrNull(setup.statusNewName);
+        }
+        StartPosition.FilePosition end = null;
+        if (status != null && !status.rows().isEmpty() && status.rows().get(0).size() >= 2) {
+            ResultRow r = new ResultRow(status.rows().get(0));
+            if (r.get(0) != null && r.get(1) != null) {
+                end = StartPosition.file(r.get(0), Long.parseLong(r.get(1)));
+            }
+        }
+        String startGtid = null;
+        if (setup.startGtidPos >= 0) {
+            TextQuery.Result r = setup.resultOrNull(setup.startGtidPos);
+            if (r == null) {
+                LOG.info("{} refused BINLOG_GTID_POS for {}: {}; the GTID position before the start is unknown",
+                        settings.address(), start, setup.error(setup.startGtidPos));
+            }
+            startGtid = r == null ? null : r.scalar();
+            startUnknown[0] = r != null && startGtid == null;
+            startGtid = startGtid == null ? null : startGtid.strip();
+        }
+        String version = setup.scalarOrNull(setup.version);
+        String checksum = setup.scalarOrNull(setup.checksum);
+        String serverId = setup.scalarOrNull(setup.serverId);
+        return new ServerInfo(version == null ? hs.serverVersion() : version, hs.isMariaDb(),
+                serverId == null ? 0 : Long.parseLong(serverId), setup.scalarOrNull(setup.uuid),
+                setup.scalarOrNull(setup.gtidMode), setup.scalarOrNull(setup.rowMetadata),
+                (checksum == null ? "NONE" : checksum).toUpperCase(java.util.Locale.ROOT),
+                setup.scalarOrNull(setup.gtidPos), end, startGtid);
     }
 
     /**
@@ -496,10 +498,26 @@ public final class SourceConnector {
         return "SELECT BINLOG_GTID_POS(X'" + hex + "', " + f.position() + ")";
     }
 
-    /** The replica setup's statements, sent together by {@link TextQuery#pipeline}, and their answers. */
+    /**
+     * The replica setup's statements, sent together ({@link TextQuery#queue}), the index of each one whose answer is
+     * read (-1: not sent to this server), and the answers.
+     */
     private static final class Setup {
-        private final java.util.List<String> statements = new java.util.ArrayList<>();
-        private java.util.List<Object> answers;
+        final java.util.List<String> statements = new java.util.ArrayList<>();
+        final java.util.List<Integer> sets = new java.util.ArrayList<>();
+        java.util.List<Object> answers;
+        int version;
+        int serverId;
+        int uuid;
+        int gtidMode;
+        int rowMetadata;
+        int checksum;
+        int gtidPos;
+        int status;
+        int statusNewName;
+        int startGtidPos;
+        int semiSyncEnabled = -1;
+        int semiSyncEnabledNewName = -1;
 
         /** Adds a statement; returns its index. */
         int add(String sql) {
@@ -507,8 +525,9 @@ public final class SourceConnector {
             return statements.size() - 1;
         }
 
-        void run(TextQuery q) throws IOException, InterruptedException {
-            answers = q.pipeline(statements);
+        /** Marks a statement the server must accept (a SET the stream depends on). */
+        void set(int i) {
+            sets.add(i);
         }
 
         /** The statement's result; throws its error. */
@@ -541,11 +560,6 @@ public final class SourceConnector {
         String get(int i) {
             return i < values.size() ? values.get(i) : null;
         }
-    }
-
-    private static void exec(TextQuery q, String sql) throws IOException, InterruptedException,
-            TextQuery.ServerErrorException {
-        q.query(sql);
     }
 
     private ByteBuf registerCommand() {

@@ -58,15 +58,25 @@ public final class TextQuery {
      * @return per statement, its {@link Result} or the {@link ServerError} it was refused with
      */
     public List<Object> pipeline(List<String> statements) throws IOException, InterruptedException {
-        for (int i = 0; i < statements.size(); i++) {
-            if (i < statements.size() - 1) {
-                channel.queueCommand(command(statements.get(i)));
-            } else {
-                channel.writeCommand(command(statements.get(i)));
-            }
+        queue(statements);
+        channel.flush();
+        return readAnswers(statements.size());
+    }
+
+    /**
+     * Queues the statements to go with the next packet written with a flush ({@link PacketChannel#writeCommand}); read
+     * their answers with {@link #readAnswers} once it is written.
+     */
+    public void queue(List<String> statements) {
+        for (String sql : statements) {
+            channel.queueCommand(command(sql));
         }
-        List<Object> answers = new ArrayList<>(statements.size());
-        for (int i = 0; i < statements.size(); i++) {
+    }
+
+    /** Reads the answers of {@code n} statements sent together: per statement, its {@link Result} or its error. */
+    public List<Object> readAnswers(int n) throws IOException, InterruptedException {
+        List<Object> answers = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
             try {
                 answers.add(readAnswer());
             } catch (ServerErrorException e) {
