@@ -16,9 +16,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * this tells which stage to work on and what the ratio would be without other load, which the JMH rates on a busy
  * machine cannot.
  *
- * <pre>{@code java -cp jmh/target/benchmarks.jar io.lanes.jmh.stream.StreamCpuProbe raw,dec,con 20 3}</pre>
+ * <pre>{@code java -cp jmh/target/benchmarks.jar io.lanes.jmh.stream.StreamCpuProbe raw,dec,con 20 3 1}</pre>
  *
- * Arguments: the operations, passes per round, rounds. Threads that end within a pass (Lanes' network thread, the
+ * Arguments: the operations, passes per round, rounds, and copies of the fixture per pass (as in the benchmark's
+ * {@code copies} parameter; 1 when left out). Threads that end within a pass (Lanes' network thread, the
  * connector's reader) are sampled every 2 ms, so their last 2 ms may be missed.
  */
 public final class StreamCpuProbe {
@@ -54,6 +55,7 @@ public final class StreamCpuProbe {
         sampler.setDaemon(true);
         sampler.start();
         StreamThroughputBenchmark bench = new StreamThroughputBenchmark();
+        bench.copies = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         bench.start();
         Blackhole bh = new Blackhole("Today's password is swordfish. I understand instantiating Blackholes directly is"
                 + " dangerous.");

@@ -57,6 +57,9 @@ public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> stallPoll;
     private boolean atEnd;
     private long cutRemaining = -1;
+    /** The framing of file {@link #framedIndex} (null: frame event by event). */
+    private FramedFile framed;
+    private int framedIndex = -1;
     /** The event {@link #pump()} is sending: {@link #evLength} bytes of {@link #evBytes} from {@link #evOffset}. */
     private byte[] evBytes;
     private int evOffset;
@@ -643,6 +646,10 @@ public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
         ByteBuf chunk = null;
         try {
             while (ctx.channel().isWritable()) {
+                if (framedIndex != fileIndex) {
+                    framed = state.framed(fileIndex);
+                    framedIndex = fileIndex;
+                }
                 if (state.stalled) {
                     scheduleStallPoll();
                     break;
@@ -652,6 +659,15 @@ public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
                     ctx.flush();
                     ctx.close();
                     return;
+                }
+                if (cutRemaining < 0 && pendingSynthetic.isEmpty() && framed != null) {
+                    int k = framed.indexOf(offset);
+                    ByteBuf framing = k >= 0 && k < framed.events() - 1 ? framed.framing((seq - k) & 0xff) : null;
+                    if (framing != null) {
+                        chunk = writeChunk(chunk); // what was framed event by event goes first
+                        sendFramed(framed, framing, k);
+                        continue;
+                    }
                 }
                 if (!nextEvent()) {
                     atEnd = true;
@@ -687,6 +703,26 @@ public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
             }
         }
         ctx.flush();
+    }
+
+    /**
+     * Sends the file's events from event {@code k} as one slice of the file's framing: as many whole events as fit in
+     * {@value #WRITE_CHUNK} bytes (at least one), never the file's last event, which {@link #nextEvent()} sends (a
+     * ROTATE moves the stream to the next file).
+     */
+    private void sendFramed(FramedFile file, ByteBuf framing, int k) {
+        int last = file.events() - 1;
+        int from = file.framedOffset(k);
+        int j = k + 1;
+        while (j < last && file.framedOffset(j + 1) - from <= WRITE_CHUNK) {
+            j++;
+        }
+        // the stream moves on before the write: a write can make the channel unwritable and writable again, which
+        // runs pump() again from inside it
+        state.eventsSent.addAndGet(j - k);
+        seq = (seq + j - k) & 0xff;
+        offset = file.start(j);
+        ctx.writeAndFlush(framing.retainedSlice(from, file.framedOffset(j) - from));
     }
 
     /** Writes and flushes the framed events gathered so far (if any); returns null, the chunk to gather into next. */

@@ -35,6 +35,18 @@ public final class FakeSourceState {
 
     public volatile boolean sha2Cached;
 
+    private final FramedFile[] framed;
+    private final boolean[] indexed;
+
+    /** The file's events framed for sending as they are ({@link FramedFile}), indexed on first use; null when unframable. */
+    public synchronized FramedFile framed(int fileIndex) {
+        if (!indexed[fileIndex]) {
+            framed[fileIndex] = FramedFile.of(files.get(fileIndex).bytes());
+            indexed[fileIndex] = true;
+        }
+        return framed[fileIndex];
+    }
+
     /** The RSA key pair for caching_sha2_password full authentication without TLS. */
     public KeyPair rsaKeys() {
         return rsaKeys.get();
@@ -60,6 +72,8 @@ public final class FakeSourceState {
             boolean checksums, java.util.function.Supplier<KeyPair> rsaKeys, io.netty.handler.ssl.SslContext tls,
             Map<String, String> variables) {
         this.files = List.copyOf(files);
+        this.framed = new FramedFile[this.files.size()];
+        this.indexed = new boolean[this.files.size()];
         this.user = user;
         this.emptyPassword = password.length == 0;
         java.security.MessageDigest sha1 = AuthScrambles.digest("SHA-1");
