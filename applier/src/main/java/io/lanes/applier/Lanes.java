@@ -544,7 +544,7 @@ public final class Lanes implements AutoCloseable {
                     continue;
                 }
                 byte[] b = raw.bytes();
-                BinlogEvent event = decoder.decodeIfAccepted(b, 0, b.length, raw.position());
+                BinlogEvent event = decoder.decodeRetainingIfAccepted(b, raw.position());
                 if (event instanceof PreviousGtidsEvent p) {
                     bridge.previousGtids(p);
                 }

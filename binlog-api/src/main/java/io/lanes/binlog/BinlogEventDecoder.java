@@ -42,6 +42,8 @@ public final class BinlogEventDecoder {
     private ChecksumAlgorithm assumedChecksum = ChecksumAlgorithm.UNDEFINED;
     /** For events inside a TRANSACTION_PAYLOAD: the checksum algorithm that applies regardless of the FDE. */
     private final ChecksumAlgorithm forcedChecksum;
+    /** Set during {@link #decodeRetainingIfAccepted}: the input array may be referred to by what is decoded. */
+    private boolean retainInput;
     private boolean encrypted;
     private final Map<Long, byte[]> tableMapBytes = new HashMap<>();
     private boolean mariaDb;
@@ -149,6 +151,20 @@ public final class BinlogEventDecoder {
     private static void checkSlice(byte[] buf, int offset, int length) {
         if (offset < 0 || length < 0 || offset + length > buf.length) {
             throw new IllegalArgumentException("slice [" + offset + ", +" + length + ") of a buffer of " + buf.length);
+        }
+    }
+
+    /**
+     * As {@link #decodeIfAccepted(byte[], int, int, long)} for a whole array holding one event that its owner never
+     * changes afterwards (as {@code ReplicationEvent#bytes()}): the decoded event may refer to the array instead of
+     * copying parts of it (a ROWS event's row images), so the array lives as long as the event.
+     */
+    public BinlogEvent decodeRetainingIfAccepted(byte[] event, long position) {
+        retainInput = true;
+        try {
+            return decode(event, 0, event.length, position, false);
+        } finally {
+            retainInput = false;
         }
     }
 
@@ -970,8 +986,23 @@ public final class BinlogEventDecoder {
         }
         // Inside a TRANSACTION_PAYLOAD no byte has an offset of its own in the file: errors name the payload event (-1).
         long rowsOffset = forcedChecksum == null ? r.absoluteOffset() : -1;
-        byte[] rows = compressed ? Zlib.inflateMariaBlock(r, options.maxEventLength()) : r.remainingBytes();
+        byte[] rows;
+        int rowsStart = 0;
+        int rowsLength;
+        if (compressed) {
+            rows = Zlib.inflateMariaBlock(r, options.maxEventLength());
+            rowsLength = rows.length;
+        } else if (retainInput) {
+            // the caller's array, which it promised never to change: the row images are read where they are
+            rows = r.array();
+            rowsStart = r.position();
+            rowsLength = r.remaining();
+            r.skip(rowsLength);
+        } else {
+            rows = r.remainingBytes();
+            rowsLength = rows.length;
+        }
         return new RowsEvent(h, kind, version, compressed, tableId, flags, extra, (int) width, before, after,
-                tableMaps.get(tableId), rows, source, rowsOffset);
+                tableMaps.get(tableId), rows, rowsStart, rowsLength, source, rowsOffset);
     }
 }

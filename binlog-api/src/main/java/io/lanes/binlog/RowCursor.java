@@ -40,11 +40,13 @@ public final class RowCursor {
     private final boolean hasAfter;
     private int row = -1;
 
-    RowCursor(RowsEvent event, byte[] data, String source, long baseOffset, BitSet before, BitSet after) {
+    /** Over the row images in {@code data[start, limit)}; {@code baseOffset} is the offset in the source of {@code start}. */
+    RowCursor(RowsEvent event, byte[] data, int start, int limit, String source, long baseOffset, BitSet before,
+            BitSet after) {
         this.event = event;
         long base = baseOffset < 0 ? 0 : baseOffset;
-        this.in = new ByteReader(data, source, base);
-        this.valueReader = new ByteReader(data, source, base);
+        this.in = new ByteReader(data, start, limit, source, base);
+        this.valueReader = new ByteReader(data, start, limit, source, base);
         List<ColumnDef> defs = event.tableMap().columns();
         int n = defs.size();
         this.columns = defs.toArray(new ColumnDef[0]);

@@ -39,6 +39,9 @@ public final class RowsEvent implements BinlogEvent {
     private final BitSet columnsAfter;
     private final TableMapEvent tableMap;
     private final byte[] rowData;
+    /** The row images are {@link #rowDataLength} bytes of {@link #rowData} from this index. */
+    private final int rowDataStart;
+    private final int rowDataLength;
     private final String source;
     private final long rowDataOffset;
 
@@ -58,6 +61,34 @@ public final class RowsEvent implements BinlogEvent {
         this.columnsAfter = (BitSet) columnsAfter.clone();
         this.tableMap = tableMap;
         this.rowData = rowData;
+        this.rowDataStart = 0;
+        this.rowDataLength = rowData.length;
+        this.source = source;
+        this.rowDataOffset = rowDataOffset;
+    }
+
+    /**
+     * The decoder's constructor: it hands over objects it made for this event alone (no defensive copies), and the row
+     * images as {@code rowDataLength} bytes of {@code rowData} from {@code rowDataStart}, which may be the event's own
+     * array when its owner never changes it.
+     */
+    RowsEvent(EventHeader header, Kind kind, int version, boolean compressed, long tableId, int flags,
+            byte[] extraData, int columnCount, BitSet columnsBefore, BitSet columnsAfter, TableMapEvent tableMap,
+            byte[] rowData, int rowDataStart, int rowDataLength, String source, long rowDataOffset) {
+        this.header = header;
+        this.kind = kind;
+        this.version = version;
+        this.compressed = compressed;
+        this.tableId = tableId;
+        this.flags = flags;
+        this.extraData = extraData;
+        this.columnCount = columnCount;
+        this.columnsBefore = columnsBefore;
+        this.columnsAfter = columnsAfter;
+        this.tableMap = tableMap;
+        this.rowData = rowData;
+        this.rowDataStart = rowDataStart;
+        this.rowDataLength = rowDataLength;
         this.source = source;
         this.rowDataOffset = rowDataOffset;
     }
@@ -130,7 +161,7 @@ public final class RowsEvent implements BinlogEvent {
 
     /** Bytes of row images (after inflating a compressed event). */
     public int rowDataLength() {
-        return rowData.length;
+        return rowDataLength;
     }
 
     /** Whether the event has a before image per row (updates and deletes). */
@@ -157,7 +188,8 @@ public final class RowsEvent implements BinlogEvent {
             throw new BinlogFormatException(source, header.position(), "row event has " + columnCount
                     + " columns but its TABLE_MAP " + tableMap.qualifiedName() + " has " + tableMap.columns().size());
         }
-        return new RowCursor(this, rowData, source, rowDataOffset, columnsBefore, columnsAfter);
+        return new RowCursor(this, rowData, rowDataStart, rowDataStart + rowDataLength, source, rowDataOffset,
+                columnsBefore, columnsAfter);
     }
 
     /** Whether this event came out of a TRANSACTION_PAYLOAD (its errors then name the payload event's position). */

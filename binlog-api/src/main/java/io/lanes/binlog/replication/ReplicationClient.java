@@ -322,8 +322,7 @@ public final class ReplicationClient implements AutoCloseable {
             public void onEvent(ReplicationEvent raw) throws Exception {
                 BinlogEvent event;
                 try {
-                    byte[] b = raw.bytes();
-                    event = decoder.decodeIfAccepted(b, 0, b.length, raw.position());
+                    event = decoder.decodeRetainingIfAccepted(raw.bytes(), raw.position());
                 } catch (BinlogFormatException e) {
                     throw new ReplicationException(Kind.PROTOCOL, "cannot decode " + raw + " from "
                             + settings.address() + ": " + e.getMessage(), 0, e);

@@ -45,9 +45,9 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
     private long batchBytes;
 
     /** Hand a batch over at least this often (events), so a consumer can work while the rest of a read is decoded. */
-    static final int MAX_BATCH_EVENTS = 256;
+    static final int MAX_BATCH_EVENTS = 1024;
     /** ... and at least every this many bytes. */
-    static final int MAX_BATCH_BYTES = 64 * 1024;
+    static final int MAX_BATCH_BYTES = 256 * 1024;
 
     public StreamSession(PacketChannel packets, StreamTracker tracker, EventBuffer buffer, SourceConnector connector,
             StartPosition start, boolean semiSync, long heartbeatMillis) {
