@@ -136,6 +136,19 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
         if (parts == 1 && sink != null) {
             in.readerIndex(idx);
             sink.onFrame(in, start + 4, len, seq);
+            // the single-part frames after it go to the sink in this same call: ByteToMessageDecoder's loop around
+            // each call costs more than a small event's own handling
+            while (sink != null && !suspended && end - idx >= 4) {
+                len = in.getUnsignedMediumLE(idx);
+                if (len >= Protocol.MAX_PACKET_PAYLOAD || len > maxPayload || end - idx - 4 < len) {
+                    break; // a multi-part, oversized or incomplete packet: the general path deals with it
+                }
+                start = idx;
+                seq = in.getUnsignedByte(idx + 3);
+                idx += 4 + len;
+                in.readerIndex(idx);
+                sink.onFrame(in, start + 4, len, seq);
+            }
             if (!markedThisRead) {
                 markedThisRead = true;
                 return FRAMES_TAKEN;
