@@ -181,6 +181,16 @@ public class StreamThroughputBenchmark {
         Files.delete(filesDir);
     }
 
+    /** The bytes one operation streams (after {@link #start()}). */
+    long streamBytes() {
+        return streamBytes;
+    }
+
+    /** The events one operation streams (after {@link #start()}). */
+    long streamEvents() {
+        return streamEvents;
+    }
+
     private ReplicationClient lanesClient(boolean verify) {
         return ReplicationClient.builder().host(server.host()).port(server.port()).user(USER)
                 .password(PASSWORD.toCharArray()).serverId(serverIds.incrementAndGet())
