@@ -46,6 +46,8 @@ public final class BinlogEventDecoder {
     private boolean retainInput;
     private boolean encrypted;
     private final Map<Long, byte[]> tableMapBytes = new HashMap<>();
+    /** Per table id, the row shape of its last ROWS event. */
+    private final Map<Long, RowShape> rowShapes = new HashMap<>();
     private boolean mariaDb;
 
     public BinlogEventDecoder(String source, BinlogReaderOptions options) {
@@ -108,6 +110,7 @@ public final class BinlogEventDecoder {
     public void clearTableMaps() {
         tableMaps.clear();
         tableMapBytes.clear();
+        rowShapes.clear();
     }
 
     /**
@@ -338,6 +341,7 @@ public final class BinlogEventDecoder {
                 if (tableMaps.size() >= MAX_TABLE_MAPS && !tableMaps.containsKey(tm.tableId())) {
                     tableMaps.clear();
                     tableMapBytes.clear();
+                    rowShapes.clear();
                 }
                 tableMaps.put(tm.tableId(), tm);
                 return tm;
@@ -1002,7 +1006,14 @@ public final class BinlogEventDecoder {
             rows = r.remainingBytes();
             rowsLength = rows.length;
         }
+        TableMapEvent tableMap = tableMaps.get(tableId);
+        RowShape shape = null;
+        if (tableMap != null && tableMap.columns().size() == width) {
+            // the table map cache hands out the same column list while the table is unchanged: one shape serves
+            shape = RowShape.of(rowShapes.get(tableId), tableMap.columns(), before, after);
+            rowShapes.put(tableId, shape);
+        }
         return new RowsEvent(h, kind, version, compressed, tableId, flags, extra, (int) width, before, after,
-                tableMaps.get(tableId), rows, rowsStart, rowsLength, source, rowsOffset);
+                tableMap, rows, rowsStart, rowsLength, source, rowsOffset, shape);
     }
 }

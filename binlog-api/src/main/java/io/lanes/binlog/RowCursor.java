@@ -41,28 +41,19 @@ public final class RowCursor {
     private int row = -1;
 
     /** Over the row images in {@code data[start, limit)}; {@code baseOffset} is the offset in the source of {@code start}. */
-    RowCursor(RowsEvent event, byte[] data, int start, int limit, String source, long baseOffset, BitSet before,
-            BitSet after) {
+    RowCursor(RowsEvent event, byte[] data, int start, int limit, String source, long baseOffset, RowShape shape) {
         this.event = event;
         long base = baseOffset < 0 ? 0 : baseOffset;
         this.in = new ByteReader(data, start, limit, source, base);
         this.valueReader = new ByteReader(data, start, limit, source, base);
-        List<ColumnDef> defs = event.tableMap().columns();
-        int n = defs.size();
-        this.columns = defs.toArray(new ColumnDef[0]);
-        this.presentBefore = new boolean[n];
-        this.presentAfter = new boolean[n];
-        int json = 0;
-        for (int i = 0; i < n; i++) {
-            presentBefore[i] = before.get(i);
-            presentAfter[i] = after.get(i);
-            if (columns[i].type() == ColumnType.JSON) {
-                json++;
-            }
-        }
-        this.countBefore = before.cardinality();
-        this.countAfter = after.cardinality();
-        this.jsonColumns = json;
+        // shared with other cursors: read only
+        this.columns = shape.columns;
+        this.presentBefore = shape.presentBefore;
+        this.presentAfter = shape.presentAfter;
+        this.countBefore = shape.countBefore;
+        this.countAfter = shape.countAfter;
+        this.jsonColumns = shape.jsonColumns;
+        int n = columns.length;
         this.hasBefore = event.hasBeforeImage();
         this.hasAfter = event.hasAfterImage();
         this.offsetsBefore = hasBefore ? new int[n] : null;

@@ -44,6 +44,8 @@ public final class RowsEvent implements BinlogEvent {
     private final int rowDataLength;
     private final String source;
     private final long rowDataOffset;
+    /** What cursors derive from the columns and bitmaps: from the decoder (shared), or made on first use. */
+    private RowShape shape;
 
     /** For decoders; applications receive these from a {@link BinlogReader} or {@link BinlogEventDecoder}. */
     public RowsEvent(EventHeader header, Kind kind, int version, boolean compressed, long tableId, int flags,
@@ -74,7 +76,8 @@ public final class RowsEvent implements BinlogEvent {
      */
     RowsEvent(EventHeader header, Kind kind, int version, boolean compressed, long tableId, int flags,
             byte[] extraData, int columnCount, BitSet columnsBefore, BitSet columnsAfter, TableMapEvent tableMap,
-            byte[] rowData, int rowDataStart, int rowDataLength, String source, long rowDataOffset) {
+            byte[] rowData, int rowDataStart, int rowDataLength, String source, long rowDataOffset, RowShape shape) {
+        this.shape = shape;
         this.header = header;
         this.kind = kind;
         this.version = version;
@@ -188,8 +191,12 @@ public final class RowsEvent implements BinlogEvent {
             throw new BinlogFormatException(source, header.position(), "row event has " + columnCount
                     + " columns but its TABLE_MAP " + tableMap.qualifiedName() + " has " + tableMap.columns().size());
         }
-        return new RowCursor(this, rowData, rowDataStart, rowDataStart + rowDataLength, source, rowDataOffset,
-                columnsBefore, columnsAfter);
+        RowShape s = shape;
+        if (s == null) {
+            s = RowShape.of(null, tableMap.columns(), columnsBefore, columnsAfter);
+            shape = s;
+        }
+        return new RowCursor(this, rowData, rowDataStart, rowDataStart + rowDataLength, source, rowDataOffset, s);
     }
 
     /** Whether this event came out of a TRANSACTION_PAYLOAD (its errors then name the payload event's position). */
