@@ -37,7 +37,8 @@ public final class BinlogEventDecoder {
     private final String source;
     private final BinlogReaderOptions options;
     private final CRC32 crc = new CRC32();
-    private final Map<Long, TableMapEvent> tableMaps = new HashMap<>();
+    /** Per table id: its latest TABLE_MAP, the bytes it was parsed from and the row shape of its last ROWS event. */
+    private final Map<Long, TableEntry> tables = new HashMap<>();
     private FormatDescriptionEvent fde;
     private ChecksumAlgorithm assumedChecksum = ChecksumAlgorithm.UNDEFINED;
     /** For events inside a TRANSACTION_PAYLOAD: the checksum algorithm that applies regardless of the FDE. */
@@ -45,9 +46,14 @@ public final class BinlogEventDecoder {
     /** Set during {@link #decodeRetainingIfAccepted}: the input array may be referred to by what is decoded. */
     private boolean retainInput;
     private boolean encrypted;
-    private final Map<Long, byte[]> tableMapBytes = new HashMap<>();
-    /** Per table id, the row shape of its last ROWS event. */
-    private final Map<Long, RowShape> rowShapes = new HashMap<>();
+
+    /** What the decoder keeps per table id, looked up once per TABLE_MAP or ROWS event. */
+    private static final class TableEntry {
+        TableMapEvent event;
+        /** The TABLE_MAP body {@link #event} was parsed from; null once a new FORMAT_DESCRIPTION came. */
+        byte[] bytes;
+        RowShape shape;
+    }
     private boolean mariaDb;
 
     public BinlogEventDecoder(String source, BinlogReaderOptions options) {
@@ -103,14 +109,13 @@ public final class BinlogEventDecoder {
 
     /** The latest TABLE_MAP seen for a table id, or {@code null}. */
     public TableMapEvent tableMap(long tableId) {
-        return tableMaps.get(tableId);
+        TableEntry e = tables.get(tableId);
+        return e == null ? null : e.event;
     }
 
     /** Forgets table maps (call when a stream restarts at another position). */
     public void clearTableMaps() {
-        tableMaps.clear();
-        tableMapBytes.clear();
-        rowShapes.clear();
+        tables.clear();
     }
 
     /**
@@ -284,15 +289,27 @@ public final class BinlogEventDecoder {
         int len = r.remaining();
         long tableId = ph == 6 ? r.u32() : r.u48();
         r.position(from);
-        TableMapEvent previous = tableMaps.get(tableId);
-        byte[] previousBytes = tableMapBytes.get(tableId);
-        if (previous != null && previousBytes != null && previousBytes.length == len
+        TableEntry entry = tables.get(tableId);
+        byte[] previousBytes = entry == null ? null : entry.bytes;
+        if (previousBytes != null && previousBytes.length == len
                 && java.util.Arrays.equals(previousBytes, 0, len, r.array(), from, from + len)) {
-            return new TableMapEvent(h, previous.tableId(), previous.flags(), previous.schema(), previous.table(),
-                    previous.columns(), previous.primaryKey(), previous.primaryKeyPrefixLengths());
+            TableMapEvent previous = entry.event;
+            TableMapEvent tm = new TableMapEvent(h, previous.tableId(), previous.flags(), previous.schema(),
+                    previous.table(), previous.columns(), previous.primaryKey(), previous.primaryKeyPrefixLengths());
+            entry.event = tm; // the same columns: the row shape stays
+            return tm;
         }
         TableMapEvent tm = TableMapParser.parse(r, h, ph, mariaDb);
-        tableMapBytes.put(tableId, java.util.Arrays.copyOfRange(r.array(), from, from + len));
+        if (entry == null) { // the parser read the same table id from the same bytes
+            if (tables.size() >= MAX_TABLE_MAPS) {
+                tables.clear();
+            }
+            entry = new TableEntry();
+            tables.put(tableId, entry);
+        }
+        entry.event = tm;
+        entry.bytes = java.util.Arrays.copyOfRange(r.array(), from, from + len);
+        entry.shape = null;
         return tm;
     }
 
@@ -337,14 +354,7 @@ public final class BinlogEventDecoder {
                 return new XidEvent(h, r.i64());
             }
             case 19: {
-                TableMapEvent tm = decodeTableMap(r, h, ph);
-                if (tableMaps.size() >= MAX_TABLE_MAPS && !tableMaps.containsKey(tm.tableId())) {
-                    tableMaps.clear();
-                    tableMapBytes.clear();
-                    rowShapes.clear();
-                }
-                tableMaps.put(tm.tableId(), tm);
-                return tm;
+                return decodeTableMap(r, h, ph);
             }
             case 20: case 21: case 22: case 23: case 24: case 25: case 30: case 31: case 32: case 39:
             case 166: case 167: case 168: case 169: case 170: case 171:
@@ -483,7 +493,9 @@ public final class BinlogEventDecoder {
             fde = e;
             encrypted = false;
             mariaDb = e.isMariaDb();
-            tableMapBytes.clear(); // a new layout may parse the same bytes differently
+            for (TableEntry t : tables.values()) {
+                t.bytes = null; // a new layout may parse the same bytes differently
+            }
         }
         return e;
     }
@@ -1006,12 +1018,13 @@ public final class BinlogEventDecoder {
             rows = r.remainingBytes();
             rowsLength = rows.length;
         }
-        TableMapEvent tableMap = tableMaps.get(tableId);
+        TableEntry entry = tables.get(tableId);
+        TableMapEvent tableMap = entry == null ? null : entry.event;
         RowShape shape = null;
         if (tableMap != null && tableMap.columns().size() == width) {
             // the table map cache hands out the same column list while the table is unchanged: one shape serves
-            shape = RowShape.of(rowShapes.get(tableId), tableMap.columns(), before, after);
-            rowShapes.put(tableId, shape);
+            shape = RowShape.of(entry.shape, tableMap.columns(), before, after);
+            entry.shape = shape;
         }
         return new RowsEvent(h, kind, version, compressed, tableId, flags, extra, (int) width, before, after,
                 tableMap, rows, rowsStart, rowsLength, source, rowsOffset, shape);

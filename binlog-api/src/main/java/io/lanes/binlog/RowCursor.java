@@ -26,7 +26,8 @@ public final class RowCursor {
 
     private final RowsEvent event;
     private final ByteReader in;
-    private final ByteReader valueReader;
+    /** Reads single values for {@link #before(int)} / {@link #after(int)}: made on first use (rows() never needs it). */
+    private ByteReader valueReader;
     private final ColumnDef[] columns;
     private final boolean[] presentBefore;
     private final boolean[] presentAfter;
@@ -45,7 +46,6 @@ public final class RowCursor {
         this.event = event;
         long base = baseOffset < 0 ? 0 : baseOffset;
         this.in = new ByteReader(data, start, limit, source, base);
-        this.valueReader = new ByteReader(data, start, limit, source, base);
         // shared with other cursors: read only
         this.columns = shape.columns;
         this.presentBefore = shape.presentBefore;
@@ -286,6 +286,9 @@ public final class RowCursor {
         int at = offsets[column];
         if (at < 0) {
             return null;
+        }
+        if (valueReader == null) {
+            valueReader = in.view(in.start(), in.limit());
         }
         valueReader.position(at);
         if (partial) {
