@@ -35,6 +35,12 @@ public final class StreamRatioProbe {
     }
 
     public static void main(String[] args) throws Exception {
+        run(args);
+        System.exit(0); // the fake sources' and clients' event loops
+    }
+
+    /** Runs the rounds and writes the report; the arguments as {@link #main}. */
+    static void run(String[] args) throws Exception {
         java.util.logging.LogManager.getLogManager().reset(); // BinaryLogClient logs every connection through JUL
         int rounds = 11;
         int warmup = 2;
@@ -66,6 +72,7 @@ public final class StreamRatioProbe {
         // per copies setting, per operation: milliseconds per operation in each measured round
         Map<Integer, Map<String, List<Double>>> millis = new LinkedHashMap<>();
         Random shuffle = new Random(7);
+        long[] cpuAtStart = cpuTimes();
         try {
             for (int round = 1; round <= warmup + rounds; round++) {
                 List<String[]> order = new ArrayList<>();
@@ -95,7 +102,12 @@ public final class StreamRatioProbe {
                 }
                 System.out.println(line);
             }
-            String json = report(millis, benches, ops);
+            double steal = stealShare(cpuAtStart, cpuTimes());
+            if (steal >= 0) {
+                System.out.printf(Locale.ROOT, "%nCPU stolen by the hypervisor during the run: %.0f%% (/proc/stat)%n",
+                        steal * 100);
+            }
+            String json = report(millis, benches, ops, steal);
             Files.createDirectories(out.toAbsolutePath().getParent());
             Files.writeString(out, json);
             System.out.println("wrote " + out);
@@ -104,7 +116,6 @@ public final class StreamRatioProbe {
                 b.stop();
             }
         }
-        System.exit(0);
     }
 
     private static void run(StreamThroughputBenchmark b, String op, StreamThroughputBenchmark.Counters c, Blackhole bh)
@@ -121,8 +132,10 @@ public final class StreamRatioProbe {
 
     /** Prints the table and returns the JSON: per setting and operation, the rounds' times and the paired ratios. */
     static String report(Map<Integer, Map<String, List<Double>>> millis, Map<Integer, StreamThroughputBenchmark> benches,
-            List<String> ops) throws IOException {
-        StringBuilder json = new StringBuilder("{\n  \"unit\": \"ms per operation\",\n  \"settings\": [\n");
+            List<String> ops, double steal) throws IOException {
+        StringBuilder json = new StringBuilder("{\n  \"unit\": \"ms per operation\",\n  \"cpuStolenShare\": ")
+                .append(steal < 0 ? "null" : String.format(Locale.ROOT, "%.3f", steal))
+                .append(",\n  \"settings\": [\n");
         System.out.println();
         System.out.println("copies  operation       median ms   MB/s   events/s    vs BinaryLogClient: median  (quartiles)");
         boolean firstSetting = true;
@@ -157,6 +170,39 @@ public final class StreamRatioProbe {
             json.append("\n    ]}");
         }
         return json.append("\n  ]\n}\n").toString();
+    }
+
+    /**
+     * The machine's CPU times from the first line of /proc/stat (user, nice, system, idle, iowait, irq, softirq, steal);
+     * null where there is none.
+     */
+    static long[] cpuTimes() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            long[] t = new long[8];
+            for (int i = 0; i < t.length && i + 1 < f.length; i++) {
+                t[i] = Long.parseLong(f[i + 1]);
+            }
+            return t;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The share of the machine's CPU time the hypervisor gave to other guests between two readings (steal): on a
+     * virtual machine shared with others it swings from a few percent to half within minutes, and a client that needs
+     * two cores loses more of its speed to it than one that needs one; -1 when unknown.
+     */
+    static double stealShare(long[] before, long[] after) {
+        if (before == null || after == null) {
+            return -1;
+        }
+        long total = 0;
+        for (int i = 0; i < before.length; i++) {
+            total += after[i] - before[i];
+        }
+        return total <= 0 ? -1 : (double) (after[7] - before[7]) / total;
     }
 
     private static String list(List<Double> values) {
