@@ -42,7 +42,9 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
     private volatile Channel channel;
     private volatile Throwable failure;
     private int lastSequenceId = -1;
-    private volatile boolean readOnDemand;
+    /** Queued bytes over which reading stops until {@link #read} has taken them (Long.MAX_VALUE: no limit). */
+    private volatile long queueLimit = Long.MAX_VALUE;
+    private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
@@ -63,7 +65,13 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
         if (s != null) {
             s.onPacket((Packet) msg);
         } else {
+            // counted before it is queued: the reader may take and release it at once
+            int size = ((Packet) msg).payload().readableBytes();
+            boolean over = queuedBytes.addAndGet(size) > queueLimit;
             inbox.add(msg);
+            if (over) {
+                ctx.channel().config().setAutoRead(false);
+            }
         }
     }
 
@@ -104,12 +112,13 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * From now on (with autoRead off) {@link #read} asks the channel for one more socket read whenever nothing is
-     * queued, so that the setup's answers arrive while the server's stream, which follows them, is read no faster than
-     * it is taken.
+     * From now on the socket is read only while fewer than {@code maxBytes} are queued: once a command whose answer is
+     * a stream (the dump) has been sent, what arrives before the stream is handed over stays bounded, while the
+     * answers before it are read as they come. Past the limit, {@link #read} asks for one more socket read whenever
+     * nothing is queued.
      */
-    public void readOnDemand() {
-        readOnDemand = true;
+    public void limitQueue(long maxBytes) {
+        queueLimit = maxBytes;
     }
 
     /** Sends what {@link #queueCommand} queued. */
@@ -119,7 +128,7 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
 
     /** Reads the next packet, waiting at most {@code timeoutMillis}. The caller releases it. */
     public Packet read(long timeoutMillis) throws InterruptedException, java.io.IOException {
-        if (readOnDemand && inbox.isEmpty()) {
+        if (queueLimit != Long.MAX_VALUE && inbox.isEmpty() && !channel.config().isAutoRead()) {
             // Netty folds read requests made before the read happens into one, and a read that brings only part of
             // a packet asks for the next itself; a request racing a read in progress costs one read more, no more
             channel.read();
@@ -134,6 +143,7 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
             throw new java.io.IOException("connection closed by the server" + (f == null ? "" : ": " + describe(f)), f);
         }
         Packet p = (Packet) o;
+        queuedBytes.addAndGet(-p.payload().readableBytes());
         lastSequenceId = p.sequenceId();
         return p;
     }

@@ -64,6 +64,9 @@ public final class SourceConnector {
      * @throws ReplicationException for failures a retry would not cure (authentication, TLS, purged logs)
      * @throws IOException for failures worth retrying (connection refused or lost)
      */
+    /** Bytes of answers queued during the setup past which reading stops until they are taken (the answers are small). */
+    static final int SETUP_QUEUE_LIMIT = 16 * 1024;
+
     /** Netty's usual largest socket read, and where reads start. */
     static final int MIN_READ = 64 * 1024;
     static final int MAX_READ = 1 << 20;
@@ -191,13 +194,13 @@ public final class SourceConnector {
         // The whole replica setup goes to the server in one flight: its statements (none depends on an earlier one's
         // answer), COM_REGISTER_SLAVE and the dump. The server runs them in order, so the SETs act before the dump,
         // and a server that refuses the registration answers the dump after it, its ERR read first. From the dump on
-        // the server sends as fast as the network allows: the socket is read only on demand until the stream is handed
-        // to the byte-bounded buffer, so nothing piles up unbounded in the setup queue meanwhile.
+        // the server sends as fast as the network allows: the socket is read only while less than the setup's answers
+        // need is queued (whatever one read brings beyond that stays queued), until the stream is handed to the
+        // byte-bounded buffer: nothing piles up meanwhile, and the stream's packets take the fast path from the start.
         Setup setup = replicaSetup(hs, start);
         q.queue(setup.statements);
         pc.queueCommand(registerCommand());
-        pc.channel().config().setAutoRead(false);
-        pc.readOnDemand();
+        pc.limitQueue(SETUP_QUEUE_LIMIT);
         pc.writeCommand(dumpCommand(start, hs.isMariaDb()));
         setup.answers = q.readAnswers(setup.statements.size());
         checkRegistered(pc.read(timeoutMillis()));

@@ -78,10 +78,15 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
                 // the connection is already gone and its pipeline torn down; the switch below reports the close
             }
         }
-        // reading is off since the dump command; it goes on once the packets read meanwhile are in the buffer, unless
-        // the buffer is full
+        // reading went on after the dump command only up to a bound; it goes on once the packets read meanwhile are in
+        // the buffer, unless the buffer is full
         packets.switchToStreaming(this, first, () -> {
-            if (endCause == null && !buffer.pauseIfFull(resumeReading)) {
+            if (endCause != null) {
+                return;
+            }
+            if (buffer.pauseIfFull(resumeReading)) {
+                channel.config().setAutoRead(false);
+            } else {
                 resumedAtNanos = System.nanoTime();
                 channel.config().setAutoRead(true);
             }
