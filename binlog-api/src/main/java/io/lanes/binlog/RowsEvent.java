@@ -51,22 +51,9 @@ public final class RowsEvent implements BinlogEvent {
     public RowsEvent(EventHeader header, Kind kind, int version, boolean compressed, long tableId, int flags,
             byte[] extraData, int columnCount, BitSet columnsBefore, BitSet columnsAfter, TableMapEvent tableMap,
             byte[] rowData, String source, long rowDataOffset) {
-        this.header = header;
-        this.kind = kind;
-        this.version = version;
-        this.compressed = compressed;
-        this.tableId = tableId;
-        this.flags = flags;
-        this.extraData = extraData.clone();
-        this.columnCount = columnCount;
-        this.columnsBefore = (BitSet) columnsBefore.clone();
-        this.columnsAfter = (BitSet) columnsAfter.clone();
-        this.tableMap = tableMap;
-        this.rowData = rowData;
-        this.rowDataStart = 0;
-        this.rowDataLength = rowData.length;
-        this.source = source;
-        this.rowDataOffset = rowDataOffset;
+        this(header, kind, version, compressed, tableId, flags, extraData.clone(), columnCount,
+                (BitSet) columnsBefore.clone(), (BitSet) columnsAfter.clone(), tableMap, rowData, 0, rowData.length,
+                source, rowDataOffset, null);
     }
 
     /**
