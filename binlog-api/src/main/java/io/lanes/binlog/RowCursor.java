@@ -3,7 +3,6 @@ package io.lanes.binlog;
 import io.lanes.binlog.internal.ByteReader;
 import io.lanes.binlog.internal.ColumnValueDecoder;
 import io.lanes.binlog.json.JsonDiff;
-import java.util.BitSet;
 import java.util.List;
 
 /**
