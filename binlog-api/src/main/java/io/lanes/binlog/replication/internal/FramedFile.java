@@ -18,6 +18,8 @@ import java.util.Arrays;
 public final class FramedFile {
     /** Framings kept per file (each as large as the file). */
     static final int MAX_FRAMINGS = 4;
+    /** Larger files are framed event by event: a framing as large as the file would double what the fake holds. */
+    static final int MAX_FRAMED_FILE = 256 << 20;
     /** Bytes a framed packet adds before its event: the packet header and the OK byte. */
     private static final int PACKET_OVERHEAD = 5;
 
@@ -81,16 +83,24 @@ public final class FramedFile {
 
     /**
      * The framing whose first event has sequence id {@code firstSequenceId}, built on first use; null when this file
-     * already keeps {@value #MAX_FRAMINGS} others. The caller sends retained slices and never releases it.
+     * already keeps {@value #MAX_FRAMINGS} others, is larger than {@link #MAX_FRAMED_FILE} or there is no direct memory
+     * left for it. The caller sends retained slices and never releases it.
      */
     public synchronized ByteBuf framing(int firstSequenceId) {
         ByteBuf f = framings[firstSequenceId & 0xff];
-        if (f != null || framingCount >= MAX_FRAMINGS) {
+        if (f != null || framingCount >= MAX_FRAMINGS || file.length > MAX_FRAMED_FILE) {
             return f;
         }
         int events = events();
-        // a JDK direct buffer: sent to the socket without a copy, and freed by the garbage collector with the fake
-        ByteBuf b = Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(framedOffset(events))).clear();
+        ByteBuffer direct;
+        try {
+            // a JDK direct buffer: sent to the socket without a copy, and freed by the garbage collector with the fake
+            direct = ByteBuffer.allocateDirect(framedOffset(events));
+        } catch (OutOfMemoryError e) {
+            framingCount = MAX_FRAMINGS; // no room for it: this file is framed event by event from now on
+            return null;
+        }
+        ByteBuf b = Unpooled.wrappedBuffer(direct).clear();
         for (int k = 0; k < events; k++) {
             int len = starts[k + 1] - starts[k];
             b.writeMediumLE(len + 1).writeByte((firstSequenceId + k) & 0xff).writeByte(0)
