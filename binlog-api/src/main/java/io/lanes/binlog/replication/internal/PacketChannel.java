@@ -101,11 +101,6 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
         inbox.add(CLOSED);
     }
 
-    /** Whether a packet (or the end of the connection) is queued for {@link #read}. */
-    public boolean hasQueued() {
-        return !inbox.isEmpty();
-    }
-
     /** The cause recorded when the channel failed, or null. */
     public Throwable failure() {
         return failure;
@@ -119,11 +114,6 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
      */
     public void limitQueue(long maxBytes) {
         queueLimit = maxBytes;
-    }
-
-    /** Sends what {@link #queueCommand} queued. */
-    public void flush() {
-        channel.flush();
     }
 
     /** Reads the next packet, waiting at most {@code timeoutMillis}. The caller releases it. */

@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * COM_QUERY over the text protocol: sends a statement and reads its OK, ERR or result set (column definitions, then text
- * rows, ended by EOF, or by an OK packet with an 0xfe header under CLIENT_DEPRECATE_EOF). Values are strings or null.
+ * COM_QUERY over the text protocol: sends statements (together, pipelined) and reads each one's OK, ERR or result set
+ * (column definitions, then text rows, ended by EOF, or by an OK packet with an 0xfe header under CLIENT_DEPRECATE_EOF).
+ * Values are strings or null.
  */
 public final class TextQuery {
     /** A server's answer to a statement. */
@@ -45,27 +46,11 @@ public final class TextQuery {
         this.timeoutMillis = timeoutMillis;
     }
 
-    public Result query(String sql) throws IOException, InterruptedException, ServerErrorException {
-        channel.writeCommand(command(sql));
-        return readAnswer();
-    }
-
-    /**
-     * Sends every statement at once and then reads their answers, in order: one round trip instead of one per
-     * statement. The server runs them one after another, as if sent one at a time; one failing does not stop the
-     * others. Use it for statements whose text does not depend on an earlier one's answer.
-     *
-     * @return per statement, its {@link Result} or the {@link ServerError} it was refused with
-     */
-    public List<Object> pipeline(List<String> statements) throws IOException, InterruptedException {
-        queue(statements);
-        channel.flush();
-        return readAnswers(statements.size());
-    }
-
     /**
      * Queues the statements to go with the next packet written with a flush ({@link PacketChannel#writeCommand}); read
-     * their answers with {@link #readAnswers} once it is written.
+     * their answers with {@link #readAnswers} once it is written. The server runs them one after another, as if sent
+     * one at a time, and one failing does not stop the others: one round trip for all of them (pipelining), for
+     * statements whose text does not depend on an earlier one's answer.
      */
     public void queue(List<String> statements) {
         for (String sql : statements) {
@@ -150,15 +135,6 @@ public final class TextQuery {
             return new Result(columns, rows);
         } finally {
             first.release();
-        }
-    }
-
-    /** The first value of the first row, or null when the statement fails or returns no row. */
-    public String scalarOrNull(String sql) throws IOException, InterruptedException {
-        try {
-            return query(sql).scalar();
-        } catch (ServerErrorException e) {
-            return null;
         }
     }
 }
