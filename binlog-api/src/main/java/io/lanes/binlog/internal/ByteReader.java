@@ -266,11 +266,15 @@ public final class ByteReader {
     public java.util.BitSet bitmap(int bits) {
         int n = (bits + 7) >>> 3;
         checkAvailable(n);
-        java.util.BitSet set = java.util.BitSet.valueOf(java.nio.ByteBuffer.wrap(buf, pos, n));
-        if (set.length() > bits) {
-            set.clear(bits, set.length());
+        long[] words = new long[(n + 7) >>> 3];
+        for (int i = 0; i < n; i++) {
+            long b = buf[pos + i] & 0xffL;
+            if (i == n - 1 && (bits & 7) != 0) {
+                b &= (1L << (bits & 7)) - 1; // the last byte's bits past the count are not part of the bitmap
+            }
+            words[i >>> 3] |= b << ((i & 7) << 3);
         }
         pos += n;
-        return set;
+        return java.util.BitSet.valueOf(words);
     }
 }

@@ -77,6 +77,137 @@ class ReplicationProtocolTest {
         assertArrayEquals(payload, got);
     }
 
+    /**
+     * While streaming, the decoder carries only the packet a read's end cut over to the next read; whatever the reads'
+     * boundaries (one byte at a time, odd sizes, inside a header, inside a multi-part packet's parts, bytes left over
+     * from the setup phase before the switch), every packet comes out once, whole and in order, and every read's buffer
+     * is released.
+     */
+    @Test
+    void streamingTakesEveryPacketOnceInOrderWhateverTheReadBoundaries() {
+        int[] small = {0, 1, 3, 4, 250, 19, 5000, 70, 0, 65536, 1, 300};
+        int[] large = {0, 1, 3, 4, 250, 19, 5000, 2 * MAX + 5, 70, 0, 65536, MAX, 1, 300};
+        streamInChunks(small, new int[][] {{1}, {2, 3, 5}, {7, 4093}, {1 << 20}});
+        streamInChunks(large, new int[][] {{7, 4093}, {1 << 20}, {MAX + 4, 3}, {100_000, 1, 17}});
+    }
+
+    private static void streamInChunks(int[] sizes, int[][] chunkings) {
+        ByteBuf wire = Unpooled.buffer();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            byte[] payload = random(sizes[i], i);
+            EmbeddedChannel enc = new EmbeddedChannel(new PacketEncoder());
+            enc.writeOutbound(new Packet(i, Unpooled.wrappedBuffer(payload)));
+            for (ByteBuf b; (b = enc.readOutbound()) != null; ) {
+                wire.writeBytes(b);
+                b.release();
+            }
+            // a multi-part packet's sequence id is its last part's
+            expected.add((i + sizes[i] / MAX) + ":" + java.util.Arrays.hashCode(payload) + ":" + sizes[i]);
+        }
+        for (int[] chunks : chunkings) {
+            for (int switchAfter : new int[] {0, 1, 2, 3}) {
+                List<String> got = new ArrayList<>();
+                PacketFrameDecoder decoder = new PacketFrameDecoder(64 << 20, () -> "test");
+                EmbeddedChannel ch = new EmbeddedChannel(decoder, new io.netty.channel.ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
+                        if (msg instanceof Packet p) { // before the switch, and multi-part packets after it
+                            got.add(describe(p.sequenceId(), p.payload(), p.payload().readerIndex(),
+                                    p.payload().readableBytes()));
+                            p.release();
+                        }
+                    }
+                });
+                List<ByteBuf> allocated = trackAllocations(ch);
+                List<ByteBuf> fed = new ArrayList<>();
+                int at = 0;
+                for (int k = 0; at < wire.writerIndex(); k++) {
+                    if (k == switchAfter) { // the setup phase ends: from now on the sink takes single-part packets
+                        decoder.directTo((in, index, length, seq) -> got.add(describe(seq, in, index, length)));
+                    }
+                    int n = Math.min(chunks[k % chunks.length], wire.writerIndex() - at);
+                    ByteBuf piece = Unpooled.copiedBuffer(wire.slice(at, n));
+                    fed.add(piece);
+                    ch.writeInbound(piece);
+                    at += n;
+                }
+                String what = "chunks " + java.util.Arrays.toString(chunks) + ", switched after " + switchAfter;
+                assertEquals(expected, got, what);
+                assertFalse(ch.finish(), what);
+                for (ByteBuf b : fed) {
+                    assertEquals(0, b.refCnt(), what + ": every read's buffer released");
+                }
+                for (ByteBuf b : allocated) {
+                    assertEquals(0, b.refCnt(), what + ": every carried packet released");
+                }
+            }
+        }
+        wire.release();
+    }
+
+    /** Makes the channel allocate from unpooled buffers it records, so that a test can see each one released. */
+    private static List<ByteBuf> trackAllocations(EmbeddedChannel ch) {
+        List<ByteBuf> allocated = new ArrayList<>();
+        ch.config().setAllocator(new io.netty.buffer.AbstractByteBufAllocator(false) {
+            @Override
+            protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+                ByteBuf b = Unpooled.buffer(initialCapacity, maxCapacity);
+                allocated.add(b);
+                return b;
+            }
+
+            @Override
+            protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+                ByteBuf b = Unpooled.directBuffer(initialCapacity, maxCapacity);
+                allocated.add(b);
+                return b;
+            }
+
+            @Override
+            public boolean isDirectBufferPooled() {
+                return false;
+            }
+        });
+        return allocated;
+    }
+
+    private static String describe(int seq, ByteBuf in, int index, int length) {
+        byte[] b = new byte[length];
+        in.getBytes(index, b);
+        return seq + ":" + java.util.Arrays.hashCode(b) + ":" + length;
+    }
+
+    @Test
+    void whileStreamingACutPacketIsReleasedAtTheEndAndItsHeaderIsCheckedAgainstTheCap() {
+        PacketFrameDecoder decoder = new PacketFrameDecoder(1000, () -> "conn 1.2.3.4:3306 at bin.000007:4711");
+        EmbeddedChannel ch = new EmbeddedChannel(decoder);
+        List<ByteBuf> allocated = trackAllocations(ch);
+        List<Integer> taken = new ArrayList<>();
+        decoder.directTo((in, index, length, seq) -> taken.add(length));
+        ByteBuf cut = Unpooled.buffer().writeMediumLE(500).writeByte(0).writeZero(100);
+        ch.writeInbound(cut);
+        assertEquals(0, cut.refCnt());
+        assertEquals(List.of(), taken);
+        assertFalse(allocated.isEmpty(), "the cut packet is carried in a buffer of the channel's allocator");
+        assertFalse(ch.finish());
+        for (ByteBuf b : allocated) {
+            assertEquals(0, b.refCnt(), "closing the connection released the carried packet");
+        }
+
+        // a whole packet, then one byte of the next header; the rest of that header announces 1001 bytes
+        PacketFrameDecoder capped = new PacketFrameDecoder(1000, () -> "conn 1.2.3.4:3306 at bin.000007:4711");
+        EmbeddedChannel ch2 = new EmbeddedChannel(capped);
+        capped.directTo((in, index, length, seq) -> taken.add(length));
+        ch2.writeInbound(Unpooled.buffer().writeMediumLE(6).writeByte(0).writeZero(6).writeByte(0xE9));
+        assertEquals(List.of(6), taken);
+        DecoderException e = assertThrows(DecoderException.class,
+                () -> ch2.writeInbound(Unpooled.buffer().writeByte(0x03).writeByte(0).writeByte(1)));
+        assertInstanceOf(PacketFrameDecoder.PacketTooLargeException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("conn 1.2.3.4:3306 at bin.000007:4711"), e.getMessage());
+        assertEquals(List.of(6), taken, "nothing of the oversized packet was taken");
+    }
+
     @Test
     void theSizeCapIsCheckedOnTheHeaderBeforeThePayloadArrives() {
         EmbeddedChannel dec = new EmbeddedChannel(new PacketFrameDecoder(1000, () -> "conn 1.2.3.4:3306 at bin.000007:4711"));

@@ -26,7 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the count can be higher than what is really held, never lower. The producer never blocks: when the buffered bytes
  * exceed the budget, {@link #offerAll} returns false and the producer must stop reading the socket; the buffer runs the
  * registered resume action once the consumer has drained it to half the budget. The producer can ask
- * {@link #wouldExceed} before offering, so it hands over a batch as soon as the budget would be crossed. So the memory
+ * {@link #wouldExceed} or {@link #headroom} before offering, so it hands over a batch as soon as the budget would be
+ * crossed. So the memory
  * held is at most the budget plus the event that crossed it plus what one socket read can still hold (already received
  * when reading stopped).
  *
@@ -76,7 +77,15 @@ public final class EventBuffer {
 
     /** True when {@code moreBytes} on top of what is buffered now would exceed the budget. Any thread. */
     public boolean wouldExceed(long moreBytes) {
-        return bytes.get() + moreBytes > budget;
+        return moreBytes > headroom();
+    }
+
+    /**
+     * Bytes that can still be offered before the budget is exceeded (negative once it is). Only the producer adds to the
+     * count, so for the producer a value read earlier is a lower bound of the current one. Any thread.
+     */
+    public long headroom() {
+        return budget - bytes.get();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.lanes.binlog.replication.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.DecoderException;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -13,6 +14,11 @@ import java.util.function.Supplier;
  * <p>The size cap is checked on each header, before the decoder waits for (or allocates) the payload, so a hostile or
  * corrupt length can never make it allocate more than {@code maxPayload} bytes. A single-packet payload is a retained
  * slice of the receive buffer (no copy); a multi-packet one is copied once into a buffer of exactly its size.
+ *
+ * <p>While streaming to a {@link FrameSink} the decoder keeps its own carry-over instead of ByteToMessageDecoder's
+ * cumulation: a socket read almost never ends where a packet does, and the cumulation would then copy the whole next
+ * read (a megabyte) behind the few hundred bytes left over. Here only the packet cut by the end of a read is copied, and
+ * the packets of each read are taken from the receive buffer where they lie.
  *
  * <p>Runs on the channel's event loop only.
  */
@@ -45,10 +51,143 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
         }
     };
 
+    /**
+     * While streaming: the start of a logical packet that the end of a socket read cut, copied out of the receive buffer
+     * (which is released), completed from the next reads. Null when the last read ended at a packet boundary.
+     */
+    private ByteBuf carried;
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (sink != null && !suspended && msg instanceof ByteBuf in) {
+            streamRead(ctx, in);
+            return;
+        }
         markedThisRead = false;
+        if (carried != null && msg instanceof ByteBuf) {
+            // left streaming with a packet begun (not done by the client today): its bytes go first, in order
+            ByteBuf c = carried;
+            carried = null;
+            super.channelRead(ctx, c);
+        }
         super.channelRead(ctx, msg);
+    }
+
+    /**
+     * One socket read while streaming: completes the packet carried over from the previous read, hands every whole
+     * packet of {@code in} over from where it lies, and carries over the packet the read's end cut. Releases {@code in}.
+     */
+    private void streamRead(ChannelHandlerContext ctx, ByteBuf in) {
+        try {
+            if (carried == null && internalBuffer().isReadable()) {
+                carried = takeLeftover(); // what the setup phase's decoding left: the start of the next packet
+            }
+            while (carried != null) {
+                if (!topUpCarried(in)) {
+                    return; // all of this read went into the carried packet, still incomplete
+                }
+                drain(ctx, carried);
+                if (!carried.isReadable()) {
+                    carried.release();
+                    carried = null;
+                } else if (sink == null || suspended) {
+                    carry(ctx, in); // streaming stopped: the rest waits, in order, for the general path
+                    return;
+                } else {
+                    carried.discardReadBytes(); // the setup left more than one packet; the last is incomplete
+                }
+            }
+            drain(ctx, in);
+            if (in.isReadable()) {
+                carry(ctx, in);
+            }
+        } catch (DecoderException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new DecoderException(e);
+        } finally {
+            in.release();
+        }
+    }
+
+    /** Appends what is left of {@code in} to {@link #carried}. */
+    private void carry(ChannelHandlerContext ctx, ByteBuf in) {
+        if (carried == null) {
+            carried = ctx.alloc().buffer(in.readableBytes());
+        }
+        carried.writeBytes(in);
+    }
+
+    /** Decodes every whole packet of {@code buf}, as ByteToMessageDecoder's loop would; stops at an incomplete one. */
+    private void drain(ChannelHandlerContext ctx, ByteBuf buf) {
+        while (buf.isReadable() && sink != null && !suspended) {
+            int before = buf.readableBytes();
+            Object p = decodeOne(ctx, buf);
+            if (p instanceof Packet packet) {
+                ctx.fireChannelRead(packet);
+            } else if (p == null && buf.readableBytes() == before) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Moves bytes from {@code in} to {@link #carried} until it holds one whole logical packet (all its parts); false when
+     * {@code in} ran out first. The carried buffer grows to exactly what each header announces, after the size cap was
+     * checked against it.
+     */
+    private boolean topUpCarried(ByteBuf in) {
+        while (true) {
+            int missing = missingFromCarried();
+            if (missing == 0) {
+                return true;
+            }
+            if (!in.isReadable()) {
+                return false;
+            }
+            if (carried.writableBytes() < missing) {
+                carried.capacity(carried.writerIndex() + missing);
+            }
+            carried.writeBytes(in, Math.min(missing, in.readableBytes()));
+        }
+    }
+
+    /** How many more bytes {@link #carried} needs to reach the end of its next header or part; 0 once whole. */
+    private int missingFromCarried() {
+        int idx = carried.readerIndex();
+        int end = carried.writerIndex();
+        long total = 0;
+        while (true) {
+            if (end - idx < 4) {
+                return 4 - (end - idx);
+            }
+            int len = carried.getUnsignedMediumLE(idx);
+            total += len;
+            if (total > maxPayload) {
+                throw tooLarge(total);
+            }
+            if (end - idx - 4 < len) {
+                return len - (end - idx - 4);
+            }
+            idx += 4 + len;
+            if (len < Protocol.MAX_PACKET_PAYLOAD) {
+                return 0;
+            }
+        }
+    }
+
+    private PacketTooLargeException tooLarge(long total) {
+        return new PacketTooLargeException(where.get() + ": packet of at least " + total
+                + " bytes exceeds the limit of " + maxPayload + " bytes (raise maxEventSize to accept it)", total,
+                maxPayload);
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        if (carried != null) {
+            carried.release(); // a packet the connection's end cut: never whole
+            carried = null;
+        }
     }
 
     /**
@@ -119,9 +258,7 @@ public final class PacketFrameDecoder extends ByteToMessageDecoder {
             seq = in.getUnsignedByte(idx + 3);
             total += len;
             if (total > maxPayload) {
-                throw new PacketTooLargeException(where.get() + ": packet of at least " + total
-                        + " bytes exceeds the limit of " + maxPayload + " bytes (raise maxEventSize to accept it)",
-                        total, maxPayload);
+                throw tooLarge(total);
             }
             if (end - idx - 4 < len) {
                 return null;

@@ -43,6 +43,8 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
     /** Events tracked but not yet handed to the buffer; they already count as delivered for the tracker. */
     private ArrayList<ReplicationEvent> batch = new ArrayList<>();
     private long batchBytes;
+    /** What the buffer could take when the current batch began ({@link EventBuffer#headroom}). */
+    private long headroom;
 
     /** Hand a batch over at least this often (events), so a consumer can work while the rest of a read is decoded. */
     static final int MAX_BATCH_EVENTS = 1024;
@@ -139,10 +141,14 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
                 }
                 if (e != null) {
                     events++;
+                    if (batch.isEmpty()) {
+                        // read once per batch, not per event: the consumer updates that count, and the value can only
+                        // have grown since (only this thread adds to what is buffered)
+                        headroom = buffer.headroom();
+                    }
                     batch.add(e);
                     batchBytes += EventBuffer.weight(e);
-                    if (batch.size() >= MAX_BATCH_EVENTS || batchBytes >= MAX_BATCH_BYTES
-                            || buffer.wouldExceed(batchBytes)) {
+                    if (batch.size() >= MAX_BATCH_EVENTS || batchBytes >= MAX_BATCH_BYTES || batchBytes > headroom) {
                         handOver();
                     }
                 }
