@@ -995,10 +995,23 @@ public final class BinlogEventDecoder {
         }
         int version = type <= 22 ? 0 : (type <= 25 || (type >= 166 && type <= 168)) ? 1 : 2;
         boolean compressed = type >= 166;
-        java.util.BitSet before = r.bitmap((int) width);
-        java.util.BitSet after = before;
-        if ((kind == RowsEvent.Kind.UPDATE && version > 0) || kind == RowsEvent.Kind.PARTIAL_UPDATE) {
-            after = r.bitmap((int) width);
+        boolean twoBitmaps = (kind == RowsEvent.Kind.UPDATE && version > 0) || kind == RowsEvent.Kind.PARTIAL_UPDATE;
+        TableEntry entry = tables.get(tableId);
+        TableMapEvent tableMap = entry == null ? null : entry.event;
+        RowShape known = entry == null ? null : entry.shape;
+        java.util.BitSet before;
+        java.util.BitSet after;
+        int bitmapBytes = ((int) width + 7) >>> 3;
+        if (known != null && tableMap != null && known.defs() == tableMap.columns() && known.defs().size() == width
+                && r.remaining() >= (twoBitmaps ? 2 : 1) * bitmapBytes
+                && known.logsSameBitmaps(r.array(), r.position(), twoBitmaps)) {
+            // the same columns as the last event on this table (nearly always): its shape's bitmaps serve as they are
+            before = known.before();
+            after = known.after();
+            r.skip((twoBitmaps ? 2 : 1) * bitmapBytes);
+        } else {
+            before = r.bitmap((int) width);
+            after = twoBitmaps ? r.bitmap((int) width) : before;
         }
         // Inside a TRANSACTION_PAYLOAD no byte has an offset of its own in the file: errors name the payload event (-1).
         long rowsOffset = forcedChecksum == null ? r.absoluteOffset() : -1;
@@ -1018,8 +1031,6 @@ public final class BinlogEventDecoder {
             rows = r.remainingBytes();
             rowsLength = rows.length;
         }
-        TableEntry entry = tables.get(tableId);
-        TableMapEvent tableMap = entry == null ? null : entry.event;
         RowShape shape = null;
         if (tableMap != null && tableMap.columns().size() == width) {
             // the table map cache hands out the same column list while the table is unchanged: one shape serves

@@ -12,6 +12,8 @@ final class RowShape {
     private final List<ColumnDef> defs;
     private final BitSet before;
     private final BitSet after;
+    private final byte[] beforeBytes;
+    private final byte[] afterBytes;
     final ColumnDef[] columns;
     final boolean[] presentBefore;
     final boolean[] presentAfter;
@@ -23,6 +25,8 @@ final class RowShape {
         this.defs = defs;
         this.before = before;
         this.after = after;
+        this.beforeBytes = before.toByteArray();
+        this.afterBytes = after.toByteArray();
         int n = defs.size();
         this.columns = defs.toArray(new ColumnDef[0]);
         this.presentBefore = new boolean[n];
@@ -46,5 +50,41 @@ final class RowShape {
             return shape;
         }
         return new RowShape(defs, before, after);
+    }
+
+    /** The columns it was made for. */
+    List<ColumnDef> defs() {
+        return defs;
+    }
+
+    /** The before-image column bitmap it was made for (shared: never to be changed). */
+    BitSet before() {
+        return before;
+    }
+
+    /** The after-image column bitmap it was made for (shared: never to be changed). */
+    BitSet after() {
+        return after;
+    }
+
+    /**
+     * Whether the bitmaps a ROWS event logs at {@code at} of {@code bytes} (the before-image one, then the after-image one
+     * when {@code twoBitmaps}; bit i in byte i/8) are exactly this shape's over its columns: the test a decoder makes to
+     * reuse the shape's bitmaps for the next event on the same table instead of parsing its own. Allocates nothing.
+     */
+    boolean logsSameBitmaps(byte[] bytes, int at, boolean twoBitmaps) {
+        int n = (defs.size() + 7) >>> 3;
+        return sameBytes(beforeBytes, bytes, at, n)
+                && (twoBitmaps ? sameBytes(afterBytes, bytes, at + n, n) : before == after);
+    }
+
+    /** {@code bitmap} (trailing zero bytes trimmed, as BitSet.toByteArray gives it) against {@code n} logged bytes. */
+    private static boolean sameBytes(byte[] bitmap, byte[] bytes, int at, int n) {
+        for (int i = 0; i < n; i++) {
+            if (bytes[at + i] != (i < bitmap.length ? bitmap[i] : 0)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -194,7 +194,17 @@ public final class RowsEvent implements BinlogEvent {
     /** Decodes every row image. Values are lossless Java values, {@code null} for SQL NULL and for absent columns. */
     public List<Row> rows() {
         RowCursor c = cursor();
+        Row first = c.nextRow();
+        if (first == null) {
+            return List.of();
+        }
+        Row second = c.nextRow();
+        if (second == null) {
+            return List.of(first); // most events change one row: no list to grow and wrap
+        }
         List<Row> out = new ArrayList<>();
+        out.add(first);
+        out.add(second);
         for (Row r; (r = c.nextRow()) != null; ) {
             out.add(r);
         }
