@@ -204,7 +204,7 @@ public final class StreamTracker {
                 String tag = "";
                 long gno = 0;
                 if (type == GTID_LOG_EVENT && bodyEnd >= EVENT_HEADER_LENGTH + 25) {
-                    uuid = MySqlGtidSet.uuidText(ev, EVENT_HEADER_LENGTH + 1);
+                    uuid = uuidText(ev, EVENT_HEADER_LENGTH + 1);
                     gno = Wire.u64(ev, EVENT_HEADER_LENGTH + 17);
                 } else if (type == GTID_TAGGED_LOG_EVENT) {
                     // no post-header: the body is the serialized event (uuid, gno and tag among its fields)
@@ -296,6 +296,19 @@ public final class StreamTracker {
             return null;
         }
         return new ReplicationEvent(ev, eventFile, eventPos, synthetic, !inTransaction, resume);
+    }
+
+    /** The last source UUID of a GTID event, raw and as text: nearly every transaction has the same one. */
+    private final byte[] lastUuid = new byte[16];
+    private String lastUuidText;
+
+    /** The text form of the 16 UUID bytes at {@code at}, made once per distinct source rather than per transaction. */
+    private String uuidText(byte[] ev, int at) {
+        if (lastUuidText == null || !java.util.Arrays.equals(ev, at, at + 16, lastUuid, 0, 16)) {
+            System.arraycopy(ev, at, lastUuid, 0, 16);
+            lastUuidText = MySqlGtidSet.uuidText(ev, at);
+        }
+        return lastUuidText;
     }
 
     /** A transaction without a GTID: where its first event is. */
@@ -390,8 +403,10 @@ public final class StreamTracker {
     }
 
     /** MySQL 5.6.1+ and MariaDB 5.3+ write the checksum algorithm into the FORMAT_DESCRIPTION event. */
+    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)");
+
     static boolean supportsChecksums(String version) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)").matcher(version);
+        java.util.regex.Matcher m = VERSION.matcher(version);
         if (!m.find()) {
             return true;
         }
