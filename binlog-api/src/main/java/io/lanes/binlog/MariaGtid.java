@@ -1,5 +1,6 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.internal.GtidText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +20,7 @@ public record MariaGtid(long domainId, long serverId, long sequence) implements 
      */
     public static List<MariaGtid> parsePosition(String text) {
         List<MariaGtid> out = new ArrayList<>();
-        String t = withoutWhitespace(text);
+        String t = GtidText.withoutWhitespace(text);
         if (t.isEmpty()) {
             return out;
         }
@@ -35,24 +36,6 @@ public record MariaGtid(long domainId, long serverId, long sequence) implements 
             out.add(new MariaGtid(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseUnsignedLong(f[2])));
         }
         return out;
-    }
-
-    /**
-     * {@code text} less the characters a regular expression's {@code \s} matches; {@code text} itself when it has none
-     * (positions are parsed per transaction while a stream catches up: no regular expression on that path).
-     */
-    private static String withoutWhitespace(String text) {
-        StringBuilder b = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            boolean space = c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
-            if (space && b == null) {
-                b = new StringBuilder(text.length()).append(text, 0, i);
-            } else if (!space && b != null) {
-                b.append(c);
-            }
-        }
-        return b == null ? text : b.toString();
     }
 
     @Override

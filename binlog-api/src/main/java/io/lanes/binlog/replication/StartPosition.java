@@ -1,5 +1,6 @@
 package io.lanes.binlog.replication;
 
+import io.lanes.binlog.internal.GtidText;
 import java.util.Objects;
 
 /**
@@ -78,7 +79,7 @@ public sealed interface StartPosition {
     record MySqlGtidSet(String gtidSet) implements StartPosition {
         public MySqlGtidSet {
             Objects.requireNonNull(gtidSet, "gtidSet");
-            gtidSet = withoutWhitespace(gtidSet);
+            gtidSet = GtidText.withoutWhitespace(gtidSet);
         }
 
         @Override
@@ -91,8 +92,8 @@ public sealed interface StartPosition {
     record MariaDbGtid(String gtidPosition) implements StartPosition {
         public MariaDbGtid {
             Objects.requireNonNull(gtidPosition, "gtidPosition");
-            gtidPosition = withoutWhitespace(gtidPosition);
-            if (!gtidPosition.isEmpty() && !isGtidList(gtidPosition)) {
+            gtidPosition = GtidText.withoutWhitespace(gtidPosition);
+            if (!gtidPosition.isEmpty() && !GtidText.isMariaDbPosition(gtidPosition)) {
                 throw new IllegalArgumentException("bad MariaDB GTID position '" + gtidPosition
                         + "' (expected domain-server-sequence, comma-separated)");
             }
@@ -103,63 +104,4 @@ public sealed interface StartPosition {
             return "mariadb-gtid:" + gtidPosition;
         }
     }
-
-    /*
-     * The stream makes a position per transaction (GTID modes): these checks run as often, so they scan the text once
-     * instead of compiling and running regular expressions, which cost a microsecond per transaction, more than the
-     * rest of the network thread's work on it.
-     */
-
-    /** {@code text} without the whitespace of a regular expression's {@code \s}; {@code text} itself when it has none. */
-    private static String withoutWhitespace(String text) {
-        int n = text.length();
-        for (int i = 0; i < n; i++) {
-            if (isSpace(text.charAt(i))) {
-                StringBuilder b = new StringBuilder(n);
-                for (int j = 0; j < n; j++) {
-                    char c = text.charAt(j);
-                    if (!isSpace(c)) {
-                        b.append(c);
-                    }
-                }
-                return b.toString();
-            }
-        }
-        return text;
-    }
-
-    private static boolean isSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
-    }
-
-    /** Whether {@code text} is {@code D-S-N} triples of ASCII digits, comma-separated (what MariaDB writes). */
-    private static boolean isGtidList(String text) {
-        int n = text.length();
-        int i = 0;
-        while (true) {
-            for (int part = 0; part < 3; part++) {
-                int start = i;
-                while (i < n && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
-                    i++;
-                }
-                if (i == start) {
-                    return false;
-                }
-                if (part < 2) {
-                    if (i == n || text.charAt(i) != '-') {
-                        return false;
-                    }
-                    i++;
-                }
-            }
-            if (i == n) {
-                return true;
-            }
-            if (text.charAt(i) != ',') {
-                return false;
-            }
-            i++;
-        }
-    }
 }
-
