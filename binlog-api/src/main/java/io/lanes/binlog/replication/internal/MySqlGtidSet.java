@@ -45,8 +45,27 @@ public final class MySqlGtidSet {
         }
     }
 
-    /** source -> intervals as [start, end) pairs, sorted and disjoint; never empty. */
+    /** source -> intervals as [start, end) pairs, sorted and disjoint; never empty. A source keeps its list object. */
     private final TreeMap<Tsid, List<long[]>> sets = new TreeMap<>();
+
+    /*
+     * A stream adds one transaction to the set and prints it once per transaction (each event's resume position), nearly
+     * always extending the last interval of the same source. So the text is kept as what comes before and after that
+     * interval, and printing renders only the interval; any other change drops the cache.
+     */
+    /** The source whose last interval the cached text leaves out, or null when there is no cached text. */
+    private Tsid textSource;
+    /** {@link #textSource}'s interval list (the map's own object). */
+    private List<long[]> textIntervals;
+    /** The text before and after {@link #textSource}'s last interval. */
+    private String textBefore;
+    private String textAfter;
+    /** The source the latest change was to: the next full print caches around its last interval. */
+    private Tsid lastChanged;
+    /** The latest {@link #add(String, String, long)} arguments (the same String objects come again) and their source. */
+    private String lastUuidArg;
+    private String lastTagArg;
+    private Tsid lastTsid;
 
     /** Parses the text form. @throws GtidSetFormatException naming the text and the offset of the first bad character */
     public static MySqlGtidSet parse(String text) {
@@ -69,7 +88,14 @@ public final class MySqlGtidSet {
             throw new IllegalArgumentException("GTID transaction number " + gno + " is out of range 1.."
                     + (GNO_END - 1));
         }
-        addInterval(new Tsid(normaliseUuid(uuid), normaliseTag(tag)), gno, gno + 1);
+        Tsid source = lastTsid;
+        if (source == null || uuid != lastUuidArg || tag != lastTagArg) {
+            source = new Tsid(normaliseUuid(uuid), normaliseTag(tag));
+            lastUuidArg = uuid;
+            lastTagArg = tag;
+            lastTsid = source;
+        }
+        addInterval(source, gno, gno + 1);
     }
 
     /** The text form of 16 raw UUID bytes. */
@@ -125,14 +151,19 @@ public final class MySqlGtidSet {
 
     private void addInterval(Tsid source, long start, long end) {
         List<long[]> list = sets.computeIfAbsent(source, k -> new ArrayList<>());
+        lastChanged = source;
         // fast path: appending at the end, the common case while following a stream
         if (!list.isEmpty()) {
             long[] last = list.get(list.size() - 1);
             if (start >= last[0] && start <= last[1]) {
                 last[1] = Math.max(last[1], end);
+                if (textIntervals != list) {
+                    textSource = null; // another source's text changed
+                }
                 return;
             }
         }
+        textSource = null;
         list.add(new long[] {start, end});
         list.sort((a, b) -> Long.compare(a[0], b[0]));
         List<long[]> merged = new ArrayList<>(list.size());
@@ -494,8 +525,15 @@ public final class MySqlGtidSet {
 
     @Override
     public String toString() {
+        if (textSource != null) {
+            long[] last = textIntervals.get(textIntervals.size() - 1);
+            StringBuilder sb = new StringBuilder(textBefore.length() + 40 + textAfter.length()).append(textBefore);
+            return appendInterval(sb, last).append(textAfter).toString();
+        }
         StringBuilder sb = new StringBuilder();
         String lastUuid = null;
+        int cutFrom = -1;
+        int cutTo = -1;
         for (Map.Entry<Tsid, List<long[]>> e : sets.entrySet()) {
             Tsid t = e.getKey();
             if (!t.uuid.equals(lastUuid)) {
@@ -508,13 +546,35 @@ public final class MySqlGtidSet {
             if (!t.tag.isEmpty()) {
                 sb.append(':').append(t.tag);
             }
-            for (long[] iv : e.getValue()) {
-                sb.append(':').append(iv[0]);
-                if (iv[1] - 1 > iv[0]) {
-                    sb.append('-').append(iv[1] - 1);
+            List<long[]> intervals = e.getValue();
+            for (int i = 0; i < intervals.size(); i++) {
+                sb.append(':');
+                boolean cut = i == intervals.size() - 1 && t.equals(lastChanged);
+                if (cut) {
+                    cutFrom = sb.length();
+                }
+                appendInterval(sb, intervals.get(i));
+                if (cut) {
+                    cutTo = sb.length();
                 }
             }
         }
-        return sb.toString();
+        String text = sb.toString();
+        if (cutFrom >= 0) {
+            textSource = lastChanged;
+            textIntervals = sets.get(lastChanged);
+            textBefore = text.substring(0, cutFrom);
+            textAfter = text.substring(cutTo);
+        }
+        return text;
+    }
+
+    /** {@code start} or {@code start-last} of a [start, end) interval. */
+    private static StringBuilder appendInterval(StringBuilder sb, long[] iv) {
+        sb.append(iv[0]);
+        if (iv[1] - 1 > iv[0]) {
+            sb.append('-').append(iv[1] - 1);
+        }
+        return sb;
     }
 }
