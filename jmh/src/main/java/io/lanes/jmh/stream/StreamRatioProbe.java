@@ -41,7 +41,7 @@ public final class StreamRatioProbe {
 
     /** Runs the rounds and writes the report; the arguments as {@link #main}. */
     static void run(String[] args) throws Exception {
-        java.util.logging.LogManager.getLogManager().reset(); // BinaryLogClient logs every connection through JUL
+        StreamThroughputBenchmark.quietConnectionLogs(); // before any logger of either client is made
         int rounds = 11;
         int warmup = 2;
         List<Integer> copiesList = List.of(1, 10);

@@ -117,6 +117,7 @@ public class StreamThroughputBenchmark {
 
     @Setup(Level.Trial)
     public void start() throws IOException {
+        quietConnectionLogs();
         Path dir = Path.of(System.getProperty("lanes.binlogs", "binlog-api/src/test/resources/binlogs"));
         Path gz = dir.resolve("mariadb-10.11/sysbench-10schemas-update-index.000001.gz");
         byte[] bytes;
@@ -141,6 +142,19 @@ public class StreamThroughputBenchmark {
         server = FakeBinlogServer.builder().binlogFiles(files).user(USER).password(PASSWORD.toCharArray())
                 .authMethod(FakeBinlogServer.AuthMethod.MYSQL_NATIVE_PASSWORD).build().start();
         delivery = Executors.newCachedThreadPool();
+    }
+
+    /**
+     * Neither client logs its connections while measured: BinaryLogClient logs every connection through JUL, Lanes
+     * through SLF4J (slf4j-simple in the benchmarks jar, which reads its level when its first logger is made: Lanes's
+     * are made after this, when the fake source and the clients start). Logging a line costs about as much for either,
+     * and a connection of the {@code copies=1} operation is a few milliseconds. A level set on the command line wins.
+     */
+    static void quietConnectionLogs() {
+        java.util.logging.LogManager.getLogManager().reset();
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
     }
 
     /** The fixture's server named its binlogs fx2-bin; the copies keep that name and number on. */
