@@ -634,7 +634,9 @@ public final class Lanes implements AutoCloseable {
                 return null;
             }
             Map<String, long[][]> m = new HashMap<>();
-            for (String part : set.replaceAll("\\s", "").split(",")) {
+            // whitespace dropped by the same rule the start position uses (a scan: this runs per transaction while
+            // a stream catches up)
+            for (String part : new StartPosition.MySqlGtidSet(set).gtidSet().split(",")) {
                 if (part.isEmpty()) {
                     continue;
                 }
