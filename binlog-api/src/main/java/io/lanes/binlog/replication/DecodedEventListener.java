@@ -4,7 +4,8 @@ import io.lanes.binlog.BinlogEvent;
 
 /**
  * Receives a replication stream's events decoded, one at a time and in stream order, on the thread the consumer chose
- * (see {@link ReplicationClient#deliverDecodedTo}). Decoding happens on that thread too, never on a network thread.
+ * (see {@link ReplicationClient#deliverDecodedTo}), or on the network thread as they are read when the consumer asked
+ * for that ({@link ReplicationClient#deliverDecodedInline}). Decoding happens on the thread that calls the listener.
  */
 public interface DecodedEventListener {
     /**

@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * takes them with {@link #poll(Duration)} / {@link #drainTo(List, int)} on its own threads, or has them pushed to a
  * {@link ReplicationListener} on an executor of its choice with {@link #deliverTo}. When the buffer is full the client
  * stops reading the socket (Netty autoRead off; the server then blocks on TCP flow control) and resumes once the
- * consumer drained half of it. Memory held is at most the budget plus one socket read; events are never dropped.
+ * consumer drained half of it. Memory held is at most the budget plus one socket read; events are never dropped. Or the
+ * listener is called on the network thread itself as events are read ({@link #deliverInline}), without a buffer or a
+ * consumer thread: the listener's own pace is then the backpressure.
  *
  * <p><b>Order.</b> Events are delivered in stream order, each once. After a lost connection (socket error, server
  * restart, no heartbeat within twice the heartbeat period) the client reconnects with exponential backoff and resumes at
@@ -314,9 +316,89 @@ public final class ReplicationClient implements AutoCloseable {
      * delivered.
      */
     public void deliverDecodedTo(DecodedEventListener listener, BinlogReaderOptions options, Executor executor) {
+        deliverTo(decoding(listener, options), executor);
+    }
+
+    /**
+     * Calls {@code listener} on the network thread, with each event as soon as it is read, instead of buffering the
+     * events for a consumer thread: one thread reads, checks and delivers, as a blocking client's does, and the
+     * hand-over to another thread (a lock and a wake-up per batch, and the event's bytes moving to another core's
+     * cache) is gone. For a listener that is quick (it decodes, filters, or hands the events on to a queue of its own):
+     * on a machine with few cores, where a consumer thread would compete with the network thread, or to keep latency at
+     * its lowest.
+     *
+     * <p>Contracts: events arrive one at a time, in stream order, each once (a reconnection skips what was delivered,
+     * as for the other ways of taking events). Events buffered before this call are delivered first, on the network
+     * thread too. The calls come from the connection's event loop thread, which changes when the client reconnects;
+     * they never overlap, and each call sees what earlier ones did. While the listener runs the client reads nothing:
+     * a slow listener slows the stream down, and nothing is buffered beyond one socket read, so the buffer budget holds
+     * trivially. The listener must not block for long: the event loop may serve other clients' connections too (the
+     * shared loops do), and those wait as well. Throwing from {@link ReplicationListener#onEvent} closes the client and
+     * reports a LISTENER {@link ReplicationException} to {@link ReplicationListener#onError}, which also receives a
+     * failure of the stream after the last event before it (on the thread that gave up reconnecting).
+     *
+     * <p>Use one way of taking events per client: after this call, {@link #poll} and {@link #drainTo} throw
+     * {@link IllegalStateException}; this call throws it when events were taken already or it was made before.
+     */
+    public void deliverInline(ReplicationListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        buffer.deliverInline(new EventBuffer.InlineSink() {
+            private boolean stopped;
+
+            @Override
+            public void onEvent(ReplicationEvent e) {
+                if (stopped || closed) {
+                    return;
+                }
+                try {
+                    listener.onEvent(e);
+                } catch (Exception | LinkageError | AssertionError ex) {
+                    // an error too: thrown into the event loop it would only drop the connection, and the reconnection
+                    // would go on past the event the listener failed on
+                    stopped = true;
+                    ReplicationException re = ex instanceof ReplicationException r ? r
+                            : new ReplicationException(Kind.LISTENER, "the listener failed on " + e + ": " + ex, 0, ex);
+                    close();
+                    listener.onError(re);
+                }
+            }
+
+            @Override
+            public void onFailure(ReplicationException failure) {
+                if (!stopped) {
+                    stopped = true;
+                    listener.onError(failure);
+                }
+            }
+        });
+        // what was buffered before goes first, from the thread that delivers the rest
+        StreamSession s = session;
+        if (s == null) {
+            buffer.drainInline();
+        } else {
+            try {
+                s.eventLoop().execute(buffer::drainInline);
+            } catch (java.util.concurrent.RejectedExecutionException loopGone) {
+                buffer.drainInline(); // the caller's event loops were shut down: no network thread will run again
+            }
+        }
+    }
+
+    /**
+     * {@link #deliverInline} for decoded events: decodes each event on the network thread (with
+     * {@link #newDecoderForDelivered}) and calls {@code listener} there; heartbeats are never delivered. The contracts
+     * of {@link #deliverInline}; the stream's failures and decoding failures (kind PROTOCOL) go to
+     * {@link DecodedEventListener#onError}.
+     */
+    public void deliverDecodedInline(DecodedEventListener listener, BinlogReaderOptions options) {
+        deliverInline(decoding(listener, options));
+    }
+
+    /** A listener that decodes each event (one thread at a time, in order) and passes it to {@code listener}. */
+    private ReplicationListener decoding(DecodedEventListener listener, BinlogReaderOptions options) {
         Objects.requireNonNull(listener, "listener");
         BinlogEventDecoder decoder = newDecoderForDelivered(options);
-        deliverTo(new ReplicationListener() {
+        return new ReplicationListener() {
             @Override
             public void onEvent(ReplicationEvent raw) throws Exception {
                 BinlogEvent event;
@@ -335,7 +417,7 @@ public final class ReplicationClient implements AutoCloseable {
             public void onError(ReplicationException error) {
                 listener.onError(error);
             }
-        }, executor);
+        };
     }
 
     /** What the server reported at the latest connect; null before {@link #start()}. */

@@ -1,8 +1,9 @@
 package io.lanes.binlog.replication;
 
 /**
- * Receives a replication stream's events, one at a time and in stream order, on the thread the consumer chose (see
- * {@link ReplicationClient#deliverTo(ReplicationListener, java.util.concurrent.Executor)}); never on a network thread.
+ * Receives a replication stream's events, one at a time and in stream order: on the thread the consumer chose (see
+ * {@link ReplicationClient#deliverTo(ReplicationListener, java.util.concurrent.Executor)}), or on the network thread as
+ * they are read when the consumer asked for that ({@link ReplicationClient#deliverInline}).
  * While {@link #onEvent} runs, no further event is delivered; a slow listener slows the network reads down
  * (backpressure), it never makes the client buffer more than its byte budget.
  */

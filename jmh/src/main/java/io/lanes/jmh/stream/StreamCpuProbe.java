@@ -69,6 +69,8 @@ public final class StreamCpuProbe {
                         switch (op) {
                             case "raw" -> bench.lanesRaw(counters, bh);
                             case "dec" -> bench.lanesDecoded(counters, bh);
+                            case "rawInline" -> bench.lanesRawInline(counters, bh);
+                            case "decInline" -> bench.lanesDecodedInline(counters, bh);
                             case "con" -> bench.connectorDecoded(counters, bh);
                             default -> throw new IllegalArgumentException("raw, dec or con: " + op);
                         }

@@ -125,8 +125,10 @@ public final class StreamRatioProbe {
             case "rawUnverified" -> b.lanesRawUnverified(c, bh);
             case "dec" -> b.lanesDecoded(c, bh);
             case "decUnverified" -> b.lanesDecodedUnverified(c, bh);
+            case "rawInline" -> b.lanesRawInline(c, bh);
+            case "decInline" -> b.lanesDecodedInline(c, bh);
             case CONNECTOR -> b.connectorDecoded(c, bh);
-            default -> throw new IllegalArgumentException("raw, rawUnverified, dec, decUnverified or con: " + op);
+            default -> throw new IllegalArgumentException("raw, rawUnverified, dec, decUnverified, rawInline, decInline or con: " + op);
         }
     }
 

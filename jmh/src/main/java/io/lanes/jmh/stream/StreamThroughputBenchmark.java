@@ -60,6 +60,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code lanesDecoded}: {@link ReplicationClient#deliverDecodedTo}, every row value materialised.
  *   <li>{@code lanesRawUnverified}, {@code lanesDecodedUnverified}: the same with CRC32 verification off, as
  *       connector-java reads (it never verifies checksums).
+ *   <li>{@code lanesRawInline}, {@code lanesDecodedInline}: the same as lanesRaw and lanesDecoded, delivered on the
+ *       network thread as events are read ({@link ReplicationClient#deliverInline},
+ *       {@link ReplicationClient#deliverDecodedInline}): one thread reads, checks, decodes and delivers, as
+ *       BinaryLogClient's does.
  *   <li>{@code connectorDecoded}: BinaryLogClient with its default deserializers (it decodes every event and row; it
  *       does not verify checksums).
  * </ul>
@@ -239,11 +243,29 @@ public class StreamThroughputBenchmark {
         decoded(c, bh, false);
     }
 
+    @Benchmark
+    public void lanesRawInline(Counters c, Blackhole bh) throws Exception {
+        raw(c, bh, true, true);
+    }
+
+    @Benchmark
+    public void lanesDecodedInline(Counters c, Blackhole bh) throws Exception {
+        decoded(c, bh, true, true);
+    }
+
     private void raw(Counters c, Blackhole bh, boolean verify) throws Exception {
+        raw(c, bh, verify, false);
+    }
+
+    private void decoded(Counters c, Blackhole bh, boolean verify) throws Exception {
+        decoded(c, bh, verify, false);
+    }
+
+    private void raw(Counters c, Blackhole bh, boolean verify, boolean inline) throws Exception {
         CompletableFuture<Long> done = new CompletableFuture<>();
         try (ReplicationClient client = lanesClient(verify)) {
             client.start();
-            client.deliverTo(new ReplicationListener() {
+            ReplicationListener listener = new ReplicationListener() {
                 long events;
 
                 @Override
@@ -262,16 +284,21 @@ public class StreamThroughputBenchmark {
                 public void onError(ReplicationException error) {
                     done.completeExceptionally(error);
                 }
-            }, delivery);
+            };
+            if (inline) {
+                client.deliverInline(listener);
+            } else {
+                client.deliverTo(listener, delivery);
+            }
             count(c, done.get(5, TimeUnit.MINUTES));
         }
     }
 
-    private void decoded(Counters c, Blackhole bh, boolean verify) throws Exception {
+    private void decoded(Counters c, Blackhole bh, boolean verify, boolean inline) throws Exception {
         CompletableFuture<Long> done = new CompletableFuture<>();
         try (ReplicationClient client = lanesClient(verify)) {
             client.start();
-            client.deliverDecodedTo(new DecodedEventListener() {
+            DecodedEventListener listener = new DecodedEventListener() {
                 long events;
 
                 @Override
@@ -296,7 +323,13 @@ public class StreamThroughputBenchmark {
                 public void onError(ReplicationException error) {
                     done.completeExceptionally(error);
                 }
-            }, BinlogReaderOptions.builder().verifyChecksums(verify).build(), delivery);
+            };
+            BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(verify).build();
+            if (inline) {
+                client.deliverDecodedInline(listener, options);
+            } else {
+                client.deliverDecodedTo(listener, options, delivery);
+            }
             count(c, done.get(5, TimeUnit.MINUTES));
         }
     }

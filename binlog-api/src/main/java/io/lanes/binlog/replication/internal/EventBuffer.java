@@ -31,9 +31,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * held is at most the budget plus the event that crossed it plus what one socket read can still hold (already received
  * when reading stopped).
  *
+ * <p><b>Inline delivery.</b> Instead of consumers, an {@link InlineSink} can take the events ({@link #deliverInline}):
+ * the producer then hands each batch to the sink itself, on its own thread, as it offers it, and nothing is buffered;
+ * events buffered before the sink came are delivered first, in order. The sink is called by one thread at a time (a
+ * lock held per batch orders the calls, also across connections, whose producers are different threads).
+ *
  * <p>Thread-safe: one producer (the current connection's event loop) and any number of consumers (each event goes to
- * exactly one of them, in order for a single consumer). Everything written to an event before it is offered is visible
- * to the thread that takes it.
+ * exactly one of them, in order for a single consumer), or one inline sink. Everything written to an event before it
+ * is offered is visible to the thread that takes it.
  */
 public final class EventBuffer {
     private final long budget;
@@ -59,6 +64,24 @@ public final class EventBuffer {
     private Runnable resume;
     private volatile ReplicationException failure;
     private volatile boolean closed;
+    /** Takes every event on the producer's thread once set ({@link #deliverInline}); never unset. */
+    private volatile InlineSink inline;
+    /** Held while the inline sink is called: one batch at a time, in order. Taken before {@link #lock}, never after. */
+    private final ReentrantLock inlineLock = new ReentrantLock();
+    /** Whether the inline sink was told of the failure. Guarded by {@link #inlineLock}. */
+    private boolean failureReported;
+
+    /**
+     * Receives the events of a buffer in inline mode ({@link #deliverInline}), on the producer's thread (or, for events
+     * and the failure that came before it was set, on the thread that drains them), one call at a time, in order.
+     */
+    public interface InlineSink {
+        /** One event. Must not throw. */
+        void onEvent(ReplicationEvent event);
+
+        /** The stream ended for good, after every event before the failure. Called at most once. */
+        void onFailure(ReplicationException failure);
+    }
 
     public EventBuffer(long budgetBytes) {
         this.budget = budgetBytes;
@@ -109,6 +132,11 @@ public final class EventBuffer {
         if (batch.isEmpty()) {
             return !paused;
         }
+        InlineSink sink = inline;
+        if (sink != null) {
+            deliverNow(sink, batch);
+            return true;
+        }
         lock.lock();
         try {
             if (closed) {
@@ -123,11 +151,105 @@ public final class EventBuffer {
             if (now > budget) {
                 paused = true;
                 resume = resumeReading;
-                return false;
+                if (inline == null) {
+                    return false;
+                }
             }
-            return true;
         } finally {
             lock.unlock();
+        }
+        if (inline != null) {
+            // the sink came while this batch was being queued: whichever of this and deliverInline's drain runs last
+            // finds the batch queued and delivers it
+            drainInline();
+        }
+        return true;
+    }
+
+    /**
+     * From now on, hands every event to {@code sink} instead of keeping it for consumers: on the producer's thread as
+     * it is offered, after the events already queued (which the next drain delivers: {@link #drainInline}, run by the
+     * caller on the producer's thread, or the next offer). Consumers must not take events any more ({@link #poll},
+     * {@link #take} and {@link #drainTo} throw); none may have taken any before.
+     *
+     * @throws IllegalStateException when a sink is already set, or a consumer already took events
+     */
+    public void deliverInline(InlineSink sink) {
+        java.util.Objects.requireNonNull(sink, "sink");
+        takeLock.lock();
+        try {
+            if (inline != null) {
+                throw new IllegalStateException("events are already delivered inline");
+            }
+            if (current != null || !taken.isEmpty() || unreleased > 0) {
+                throw new IllegalStateException("a consumer already takes the events: inline delivery must be chosen"
+                        + " before events are taken");
+            }
+            inline = sink;
+        } finally {
+            takeLock.unlock();
+        }
+    }
+
+    /** Delivers to the inline sink (if any) what is queued, then the failure (if any). Any thread. */
+    public void drainInline() {
+        InlineSink sink = inline;
+        if (sink == null) {
+            return;
+        }
+        inlineLock.lock();
+        try {
+            deliverQueued(sink);
+            ReplicationException f = failure;
+            if (f != null && !failureReported && !closed) {
+                failureReported = true;
+                sink.onFailure(f);
+            }
+        } finally {
+            inlineLock.unlock();
+        }
+    }
+
+    /** Hands a batch to the inline sink, after anything still queued. Producer only. */
+    private void deliverNow(InlineSink sink, List<ReplicationEvent> batch) {
+        inlineLock.lock();
+        try {
+            deliverQueued(sink);
+            for (int i = 0, n = batch.size(); i < n && !closed; i++) {
+                sink.onEvent(batch.get(i));
+            }
+        } finally {
+            inlineLock.unlock();
+        }
+    }
+
+    /** Hands what is queued to the sink and gives its bytes back to the budget. Holding {@link #inlineLock}. */
+    private void deliverQueued(InlineSink sink) {
+        ArrayDeque<List<ReplicationEvent>> queued;
+        lock.lock();
+        try {
+            if (queue.isEmpty() || closed) {
+                return;
+            }
+            queued = queue;
+            queue = new ArrayDeque<>();
+        } finally {
+            lock.unlock();
+        }
+        long delivered = 0;
+        for (List<ReplicationEvent> batch : queued) {
+            for (int i = 0, n = batch.size(); i < n && !closed; i++) {
+                ReplicationEvent e = batch.get(i);
+                delivered += weight(e);
+                sink.onEvent(e);
+            }
+        }
+        release(delivered);
+    }
+
+    private void checkNotInline() {
+        if (inline != null) {
+            throw new IllegalStateException("the events are delivered inline: they cannot be taken");
         }
     }
 
@@ -142,6 +264,7 @@ public final class EventBuffer {
         } finally {
             lock.unlock();
         }
+        drainInline();
     }
 
     /** Drops every buffered event; consumers get null from then on. */
@@ -163,6 +286,7 @@ public final class EventBuffer {
      * @throws ReplicationException once every event before a failure was taken
      */
     public ReplicationEvent poll(long timeout, TimeUnit unit) throws InterruptedException {
+        checkNotInline();
         // the common case (events on the consumer's side, no other consumer) reads no clock and waits for nothing
         if (!takeLock.tryLock() && !takeLock.tryLock(unit.toNanos(timeout), TimeUnit.NANOSECONDS)) {
             return null;
@@ -200,6 +324,7 @@ public final class EventBuffer {
      * @throws ReplicationException once every event before a failure was taken
      */
     public int take(List<ReplicationEvent> sink, int max, long timeout, TimeUnit unit) throws InterruptedException {
+        checkNotInline();
         if (!takeLock.tryLock() && !takeLock.tryLock(unit.toNanos(timeout), TimeUnit.NANOSECONDS)) {
             return 0;
         }
@@ -302,6 +427,7 @@ public final class EventBuffer {
 
     /** Moves up to {@code max} queued events into {@code sink} without waiting; returns how many. */
     public int drainTo(List<ReplicationEvent> sink, int max) {
+        checkNotInline();
         takeLock.lock();
         try {
             if (closed) {

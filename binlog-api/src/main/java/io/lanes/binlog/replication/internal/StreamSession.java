@@ -95,6 +95,11 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
         });
     }
 
+    /** The event loop this connection's events are read on. */
+    public io.netty.channel.EventLoop eventLoop() {
+        return channel.eventLoop();
+    }
+
     public CompletableFuture<Throwable> ended() {
         return ended;
     }
