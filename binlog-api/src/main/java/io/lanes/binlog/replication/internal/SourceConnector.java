@@ -8,21 +8,19 @@ import io.lanes.binlog.replication.ServerInfo;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.binlog.replication.TlsMode;
 import io.lanes.binlog.replication.TlsSettings;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -34,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Opens one replication connection: TCP connect, handshake v10, optional TLS upgrade, authentication (with auth switch),
  * the replica setup statements, COM_REGISTER_SLAVE and the dump command, up to the first packet of the stream. Runs on
- * the calling thread; the channel's event loop only queues packets meanwhile.
+ * the calling thread, on a blocking socket that then moves to a Netty channel on the event loops for streaming (or,
+ * for TLS, before the handshake: the setup then goes on through the event loop).
  */
 public final class SourceConnector {
     private static final Logger LOG = LoggerFactory.getLogger(SourceConnector.class);
@@ -82,31 +81,46 @@ public final class SourceConnector {
     }
 
     public Session open(StartPosition start) throws IOException, InterruptedException {
-        PacketChannel pc = new PacketChannel();
         int maxPayload = (int) Math.min(Integer.MAX_VALUE - 8L, settings.maxEventSize() + 3L);
-        Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeoutMillis())
-                .option(ChannelOption.TCP_NODELAY, true).option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(512, MIN_READ,
-                        maxRead(settings.bufferBytes())))
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast("frames", new PacketFrameDecoder(maxPayload, where))
-                                .addLast("encoder", new PacketEncoder()).addLast("packets", pc);
-                    }
-                });
-        ChannelFuture cf = b.connect(settings.host(), settings.port());
-        if (!cf.await(timeoutMillis() + 1000)) {
-            cf.cancel(true);
-            throw new IOException("cannot connect to " + settings.address() + ": timed out");
+        // The setup runs on a blocking socket on this thread (no thread wake-ups per round trip); the socket moves to
+        // Netty for TLS or, at the latest, for streaming.
+        SocketChannel socket = SocketChannel.open();
+        try {
+            socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            socket.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            socket.socket().connect(new InetSocketAddress(settings.host(), settings.port()), (int) timeoutMillis());
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            if (e instanceof java.nio.channels.ClosedByInterruptException) {
+                throw new InterruptedException("interrupted while connecting to " + settings.address());
+            }
+            String why = e instanceof java.net.SocketTimeoutException ? "timed out"
+                    : e instanceof java.nio.channels.UnresolvedAddressException || e instanceof java.net.UnknownHostException
+                            ? "unknown host" : String.valueOf(e.getMessage());
+            throw new IOException("cannot connect to " + settings.address() + ": " + why, e);
         }
-        if (!cf.isSuccess()) {
-            Throwable c = cf.cause();
-            throw new IOException("cannot connect to " + settings.address() + ": " + (c == null ? "?" : c.getMessage()),
-                    c);
-        }
-        Channel ch = cf.channel();
+        PacketChannel pc = PacketChannel.blocking(socket, maxPayload, (connected, handler) -> {
+            NioSocketChannel ch = new NioSocketChannel(connected);
+            ch.config().setAutoRead(false);
+            ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(512, MIN_READ,
+                    maxRead(settings.bufferBytes())));
+            ch.pipeline().addLast("frames", new PacketFrameDecoder(maxPayload, where))
+                    .addLast("encoder", new PacketEncoder()).addLast("packets", handler);
+            // not awaited (a thread wake-up): whatever is done with the channel next runs on its event loop, after the
+            // registration, and a registration that fails closes the channel, which the stream reports
+            ChannelFuture registered = group.register(ch);
+            if (registered.isDone() && !registered.isSuccess()) {
+                ch.unsafe().closeForcibly();
+                throw new IOException("cannot hand the connection to " + settings.address() + " to an event loop: "
+                        + registered.cause().getMessage(), registered.cause());
+            }
+            registered.addListener(f -> {
+                if (!f.isSuccess()) {
+                    ch.unsafe().closeForcibly();
+                }
+            });
+            return ch;
+        });
         boolean ok = false;
         try {
             Session s = setUp(pc, start);
@@ -129,7 +143,7 @@ public final class SourceConnector {
                     + " while connecting from " + start + ": " + e, 0, e);
         } finally {
             if (!ok) {
-                ch.close();
+                pc.close();
                 pc.drain();
             }
         }
@@ -225,6 +239,12 @@ public final class SourceConnector {
             throw new ReplicationException(Kind.LOG_UNAVAILABLE, settings.address() + " does not know the start"
                     + " position " + start + " (BINLOG_GTID_POS is NULL): it is past the file's end or not where an"
                     + " event starts");
+        }
+        try {
+            pc.attach(); // streaming runs on Netty; reading starts when the stream's handler is in place
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            firstEvent.release();
+            throw e;
         }
         LOG.info("Replicating from {} ({}) as server id {} starting at {}{}", settings.address(), info.version(),
                 settings.serverId(), start, pc.isTls() ? " over TLS" : "");
