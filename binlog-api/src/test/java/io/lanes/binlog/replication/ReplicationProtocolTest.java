@@ -224,6 +224,64 @@ class ReplicationProtocolTest {
         assertThrows(DecoderException.class, () -> dec2.writeInbound(second));
     }
 
+    /** A server that accepts one connection and writes {@code bytes}, then keeps it open (or closes it). */
+    private static Thread serveOnce(java.net.ServerSocket server, byte[] bytes, boolean thenClose) {
+        Thread t = new Thread(() -> {
+            try (java.net.Socket s = server.accept()) {
+                s.getOutputStream().write(bytes);
+                s.getOutputStream().flush();
+                if (!thenClose) {
+                    Thread.sleep(5_000);
+                }
+            } catch (Exception ignored) {
+                // the client hung up
+            }
+        }, "scripted-server");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static ReplicationClient clientOf(java.net.ServerSocket server, int maxEventSize) {
+        return ReplicationClient.builder().host("127.0.0.1").port(server.getLocalPort()).user("repl")
+                .password("pw".toCharArray()).serverId(5).tls(TlsSettings.disabled())
+                .connectTimeout(java.time.Duration.ofSeconds(3)).maxEventSize(maxEventSize)
+                .startPosition(StartPosition.file("bin.000001", 4)).build();
+    }
+
+    /**
+     * The setup reads its packets from a blocking socket: the size cap is checked on each header there too, before the
+     * payload is awaited or anything is allocated for it (the server below never sends the payload it announces).
+     */
+    @Test
+    void duringTheSetupAPacketOverTheCapIsRefusedOnItsHeader() throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            // a greeting header announcing 2 GiB - 1 bytes in parts: the first part's length alone is over the cap
+            serveOnce(server, new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0}, false);
+            long t0 = System.nanoTime();
+            try (ReplicationClient c = clientOf(server, 1024)) {
+                ReplicationException e = assertThrows(ReplicationException.class, c::start);
+                assertEquals(ReplicationException.Kind.EVENT_TOO_LARGE, e.kind(), e.getMessage());
+                assertTrue(e.getMessage().contains("1027"), e.getMessage());
+            }
+            assertTrue(System.nanoTime() - t0 < 2_000_000_000L, "refused on the header, without waiting for the payload");
+        }
+    }
+
+    /** A server that hangs up in the middle of a setup packet is a connection error naming the server, not a hang. */
+    @Test
+    void duringTheSetupAServerThatHangsUpMidPacketIsAConnectionError() throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            serveOnce(server, new byte[] {50, 0, 0, 0, 10, '5', '.', '7'}, true); // 50 bytes announced, 4 sent
+            try (ReplicationClient c = clientOf(server, 1 << 20)) {
+                ReplicationException e = assertThrows(ReplicationException.class, c::start);
+                assertEquals(ReplicationException.Kind.CONNECTION, e.kind(), e.getMessage());
+                assertTrue(e.getMessage().contains("127.0.0.1:" + server.getLocalPort()), e.getMessage());
+                assertTrue(e.getMessage().contains("closed by the server"), e.getMessage());
+            }
+        }
+    }
+
     @Test
     void mySqlGtidSetsParseMergeAndEncodeAsTheServerExpects() {
         MySqlGtidSet set = MySqlGtidSet.parse("3E11FA47-71CA-11E1-9E33-C80AA9429562:1-5:7, 3e11fa47-71ca-11e1-9e33-c80aa9429562:6,"
