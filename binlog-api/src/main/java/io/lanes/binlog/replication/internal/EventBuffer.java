@@ -191,6 +191,11 @@ public final class EventBuffer {
         }
     }
 
+    /** Whether events go to an inline sink ({@link #deliverInline}). Any thread. */
+    public boolean isInline() {
+        return inline != null;
+    }
+
     /** Delivers to the inline sink (if any) what is queued, then the failure (if any). Any thread. */
     public void drainInline() {
         InlineSink sink = inline;

@@ -50,6 +50,12 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
     static final int MAX_BATCH_EVENTS = 1024;
     /** ... and at least every this many bytes. */
     static final int MAX_BATCH_BYTES = 256 * 1024;
+    /**
+     * Events per batch when the listener takes them inline, on this thread: few enough that their bytes are still in
+     * the core's first-level cache when the listener reads them, just after they were copied and checked.
+     */
+    static final int INLINE_BATCH_EVENTS = 64;
+    private int batchLimit = MAX_BATCH_EVENTS;
 
     public StreamSession(PacketChannel packets, StreamTracker tracker, EventBuffer buffer, SourceConnector connector,
             StartPosition start, boolean semiSync, long heartbeatMillis) {
@@ -150,10 +156,11 @@ public final class StreamSession implements PacketChannel.StreamingHandler, Pack
                         // read once per batch, not per event: the consumer updates that count, and the value can only
                         // have grown since (only this thread adds to what is buffered)
                         headroom = buffer.headroom();
+                        batchLimit = buffer.isInline() ? INLINE_BATCH_EVENTS : MAX_BATCH_EVENTS;
                     }
                     batch.add(e);
                     batchBytes += EventBuffer.weight(e);
-                    if (batch.size() >= MAX_BATCH_EVENTS || batchBytes >= MAX_BATCH_BYTES || batchBytes > headroom) {
+                    if (batch.size() >= batchLimit || batchBytes >= MAX_BATCH_BYTES || batchBytes > headroom) {
                         handOver();
                     }
                 }
