@@ -2,13 +2,14 @@ package io.lanes.binlog.replication;
 
 import static io.lanes.binlog.replication.FakeSourceTest.FIXTURES;
 import static io.lanes.binlog.replication.FakeSourceTest.client;
+import static io.lanes.binlog.replication.FakeSourceTest.clientFromStart;
+import static io.lanes.binlog.replication.FakeSourceTest.fakeServing;
 import static io.lanes.binlog.replication.FakeSourceTest.gunzip;
 import static io.lanes.binlog.replication.ReplicationTestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogReaderOptions;
-import io.lanes.binlog.EventHeader;
 import io.lanes.binlog.RowsEvent;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,10 +78,7 @@ class InlineDeliveryTest {
         Path file = FIXTURES.resolve("mariadb-10.11/types-full-metadata.000001");
         List<FileEvent> events = readEvents(file);
         StartPosition.FilePosition end = StartPosition.file(file.getFileName().toString(), Files.size(file));
-        try (FakeBinlogServer fake = FakeBinlogServer.builder().binlogFile(file).password("pw".toCharArray()).build()
-                .start();
-                ReplicationClient c = client(fake, "pw").startPosition(StartPosition.file(file.getFileName().toString(), 4))
-                        .build()) {
+        try (FakeBinlogServer fake = fakeServing(file); ReplicationClient c = clientFromStart(fake, file).build()) {
             long[] cuts = {3, 7, 5, 9, 4, 11, 6, 8};
             fake.cutAfterEvents(cuts);
             Collector got = new Collector(end);
@@ -105,10 +103,7 @@ class InlineDeliveryTest {
         Path file = FIXTURES.resolve("mariadb-10.11/types-full-metadata.000001");
         List<FileEvent> events = readEvents(file);
         StartPosition.FilePosition end = StartPosition.file(file.getFileName().toString(), Files.size(file));
-        try (FakeBinlogServer fake = FakeBinlogServer.builder().binlogFile(file).password("pw".toCharArray()).build()
-                .start();
-                ReplicationClient c = client(fake, "pw").startPosition(StartPosition.file(file.getFileName().toString(), 4))
-                        .build()) {
+        try (FakeBinlogServer fake = fakeServing(file); ReplicationClient c = clientFromStart(fake, file).build()) {
             fake.cutAfterEvents(40); // the rest comes over a second connection, after the listener came
             c.start();
             long t0 = System.nanoTime();
@@ -132,10 +127,7 @@ class InlineDeliveryTest {
     @Test
     void aClientWhoseEventsWereTakenCannotSwitchToInlineDelivery() throws Exception {
         Path file = FIXTURES.resolve("mysql-binlog-connector-java/mysql-bin.checksum-crc32");
-        try (FakeBinlogServer fake = FakeBinlogServer.builder().binlogFile(file).password("pw".toCharArray()).build()
-                .start();
-                ReplicationClient c = client(fake, "pw").startPosition(StartPosition.file(file.getFileName().toString(), 4))
-                        .build()) {
+        try (FakeBinlogServer fake = fakeServing(file); ReplicationClient c = clientFromStart(fake, file).build()) {
             c.start();
             assertNotNull(c.poll(Duration.ofSeconds(10)));
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> c.deliverInline(new Collector(null)));
@@ -148,10 +140,7 @@ class InlineDeliveryTest {
     void decodesOnTheNetworkThreadWithTheTableMapsSeenBeforeACut() throws Exception {
         Path file = FIXTURES.resolve("mariadb-10.11/types-full-metadata.000001");
         List<FileEvent> events = readEvents(file);
-        try (FakeBinlogServer fake = FakeBinlogServer.builder().binlogFile(file).password("pw".toCharArray()).build()
-                .start();
-                ReplicationClient c = client(fake, "pw").startPosition(StartPosition.file(file.getFileName().toString(), 4))
-                        .build()) {
+        try (FakeBinlogServer fake = fakeServing(file); ReplicationClient c = clientFromStart(fake, file).build()) {
             fake.cutAfterEvents(12, 9, 14, 6, 10);
             c.start();
             LinkedBlockingQueue<Object> out = new LinkedBlockingQueue<>();
@@ -172,27 +161,7 @@ class InlineDeliveryTest {
                     out.add(error);
                 }
             }, BinlogReaderOptions.defaults());
-            int rowsEvents = 0;
-            int real = 0;
-            while (real < events.size()) {
-                Object o = out.poll(10, TimeUnit.SECONDS);
-                assertNotNull(o, "decoded events stopped after " + real);
-                if (o instanceof ReplicationException e) {
-                    throw e;
-                }
-                BinlogEvent ev = (BinlogEvent) o;
-                if (ev.header().hasFlag(EventHeader.FLAG_ARTIFICIAL) || ev.header().nextPosition() == 0) {
-                    continue;
-                }
-                assertEquals(events.get(real).position(), ev.position());
-                if (ev instanceof RowsEvent) {
-                    rowsEvents++;
-                }
-                real++;
-            }
-            long expectedRows = events.stream().filter(e -> Set.of(23, 24, 25, 30, 31, 32).contains(e.type())).count();
-            assertTrue(expectedRows > 5);
-            assertEquals(expectedRows, rowsEvents);
+            assertDecodedStreamMatchesFiles(out, events);
             assertTrue(c.cutTransactionCount() >= 1, "a cut fell inside a transaction");
         }
     }
@@ -200,10 +169,7 @@ class InlineDeliveryTest {
     @Test
     void aListenerThatThrowsClosesTheClientAndHearsWhy() throws Exception {
         Path file = FIXTURES.resolve("mariadb-10.11/types-full-metadata.000001");
-        try (FakeBinlogServer fake = FakeBinlogServer.builder().binlogFile(file).password("pw".toCharArray()).build()
-                .start();
-                ReplicationClient c = client(fake, "pw").startPosition(StartPosition.file(file.getFileName().toString(), 4))
-                        .build()) {
+        try (FakeBinlogServer fake = fakeServing(file); ReplicationClient c = clientFromStart(fake, file).build()) {
             List<ReplicationEvent> got = Collections.synchronizedList(new ArrayList<>());
             AtomicReference<ReplicationException> error = new AtomicReference<>();
             CountDownLatch failed = new CountDownLatch(1);
@@ -260,10 +226,8 @@ class InlineDeliveryTest {
     void aSlowListenerSlowsTheStreamWithoutBuffering(@TempDir Path tmp) throws Exception {
         Path file = gunzip(FIXTURES.resolve("mariadb-10.11/sysbench-10schemas-update-index.000001.gz"), tmp);
         StartPosition.FilePosition end = StartPosition.file(file.getFileName().toString(), Files.size(file));
-        try (FakeBinlogServer fake = FakeBinlogServer.builder().binlogFile(file).password("pw".toCharArray()).build()
-                .start();
-                ReplicationClient c = client(fake, "pw").startPosition(StartPosition.file(file.getFileName().toString(), 4))
-                        .bufferBytes(256 * 1024).build()) {
+        try (FakeBinlogServer fake = fakeServing(file);
+                ReplicationClient c = clientFromStart(fake, file).bufferBytes(256 * 1024).build()) {
             fake.cutAfterEvents(5_000, 12_000, 20_000);
             long[] n = {0};
             Collector got = new Collector(end) {

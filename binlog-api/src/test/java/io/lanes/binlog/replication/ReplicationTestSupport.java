@@ -2,6 +2,7 @@ package io.lanes.binlog.replication;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -199,5 +200,36 @@ final class ReplicationTestSupport {
         }
         fail("the stream did not reach " + end + " within " + timeoutMillis + " ms; got " + into.size()
                 + " events, last " + (into.isEmpty() ? null : into.get(into.size() - 1)));
+    }
+
+    /**
+     * Takes decoded events (or a {@link ReplicationException}, thrown) from {@code out} until every event of
+     * {@code files} came, skipping the stream's synthetic ones: each at its file's position, in order, and as many ROWS
+     * events as the files hold. Returns how many ROWS events came.
+     */
+    static int assertDecodedStreamMatchesFiles(java.util.concurrent.BlockingQueue<Object> out, List<FileEvent> files)
+            throws InterruptedException {
+        int rowsEvents = 0;
+        int real = 0;
+        while (real < files.size()) {
+            Object o = out.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertNotNull(o, "decoded events stopped after " + real);
+            if (o instanceof ReplicationException e) {
+                throw e;
+            }
+            io.lanes.binlog.BinlogEvent ev = (io.lanes.binlog.BinlogEvent) o;
+            if (ev.header().hasFlag(io.lanes.binlog.EventHeader.FLAG_ARTIFICIAL) || ev.header().nextPosition() == 0) {
+                continue;
+            }
+            assertEquals(files.get(real).position(), ev.position());
+            if (ev instanceof io.lanes.binlog.RowsEvent) {
+                rowsEvents++;
+            }
+            real++;
+        }
+        long expectedRows = files.stream().filter(e -> Set.of(23, 24, 25, 30, 31, 32).contains(e.type())).count();
+        assertTrue(expectedRows > 5);
+        assertEquals(expectedRows, rowsEvents);
+        return rowsEvents;
     }
 }
