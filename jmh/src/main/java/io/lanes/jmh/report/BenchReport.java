@@ -336,10 +336,92 @@ public final class BenchReport {
         md.append("## Decoding\n\nFrom [benchmarks-decode.md](benchmarks-decode.md), included here unchanged apart from ")
                 .append("heading levels.\n\n");
         fold(md, mdDir.resolve("benchmarks-decode.md"));
+        streamChart(dir, "s9");
         md.append("## Streaming from a live source\n\nFrom [benchmarks-stream.md](benchmarks-stream.md), included here ")
                 .append("unchanged apart from heading levels.\n\n");
         fold(md, mdDir.resolve("benchmarks-stream.md"));
         return md.toString();
+    }
+
+    /**
+     * Draws {@code stream-ratios-SESSION.png}: per {@code StreamRatioProbe} run of the session
+     * ({@code stream-ratios-SESSION-N.json}, in the order of N), the median ratio to BinaryLogClient of raw and decoded
+     * streaming, per connection and sustained, with the run's CPU steal in its label and the goal (2x) drawn across.
+     * Nothing when the session has no runs.
+     */
+    static void streamChart(Path dir, String session) throws IOException {
+        DefaultCategoryDataset data = streamRatios(dir, session);
+        if (data.getColumnCount() == 0) {
+            return;
+        }
+        JFreeChart c = ChartFactory.createLineChart("Streaming the sysbench fixture: Lanes / BinaryLogClient",
+                "StreamRatioProbe run " + session + "-N (CPU steal during the run)", "x BinaryLogClient", data,
+                PlotOrientation.VERTICAL, true, false, false);
+        style(c);
+        CategoryPlot plot = c.getCategoryPlot();
+        NumberAxis axis = new NumberAxis("x BinaryLogClient");
+        axis.setAutoRangeIncludesZero(true);
+        plot.setRangeAxis(axis);
+        org.jfree.chart.plot.ValueMarker goal = new org.jfree.chart.plot.ValueMarker(2.0);
+        goal.setPaint(Color.RED);
+        goal.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f},
+                0f));
+        goal.setLabel("goal: 2x");
+        goal.setLabelAnchor(org.jfree.chart.ui.RectangleAnchor.TOP_LEFT);
+        goal.setLabelTextAnchor(org.jfree.chart.ui.TextAnchor.BOTTOM_LEFT);
+        plot.addRangeMarker(goal);
+        ChartUtils.saveChartAsPNG(dir.resolve("stream-ratios-" + session + ".png").toFile(), c, 900, 450);
+    }
+
+    /**
+     * The data of {@link #streamChart}: per series (raw or decoded, per connection or sustained) and run (labelled with
+     * its number and CPU steal), the median ratio to BinaryLogClient; empty when the session has no runs.
+     */
+    @SuppressWarnings("unchecked")
+    static DefaultCategoryDataset streamRatios(Path dir, String session) throws IOException {
+        String prefix = "stream-ratios-" + session + "-";
+        List<Path> runs;
+        try (Stream<Path> files = Files.list(dir)) {
+            runs = files.filter(f -> f.getFileName().toString().startsWith(prefix)
+                    && f.getFileName().toString().endsWith(".json"))
+                    .sorted(Comparator.comparingInt(f -> runNumber(f, prefix))).toList();
+        }
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        String[][] series = {{"1", "raw", "raw, per connection"}, {"10", "raw", "raw, sustained"},
+            {"1", "dec", "decoded, per connection"}, {"10", "dec", "decoded, sustained"}};
+        for (Path run : runs) {
+            Map<String, Object> root = (Map<String, Object>) MiniJson.parse(Files.readString(run));
+            Object steal = root.get("cpuStolenShare");
+            String label = runNumber(run, prefix) + (steal instanceof Number n
+                    ? String.format(Locale.ROOT, " (%.0f%%)", n.doubleValue() * 100) : "");
+            for (String[] s : series) {
+                Double ratio = null;
+                for (Object setting : (List<Object>) root.get("settings")) {
+                    Map<String, Object> st = (Map<String, Object>) setting;
+                    if (!String.valueOf(((Number) st.get("copies")).intValue()).equals(s[0])) {
+                        continue;
+                    }
+                    for (Object op : (List<Object>) st.get("operations")) {
+                        Map<String, Object> o = (Map<String, Object>) op;
+                        if (s[1].equals(o.get("operation"))) {
+                            ratio = ((Number) ((Map<String, Object>) o.get("ratioToConnector")).get("median"))
+                                    .doubleValue();
+                        }
+                    }
+                }
+                data.addValue(ratio, s[2], label);
+            }
+        }
+        return data;
+    }
+
+    private static int runNumber(Path f, String prefix) {
+        String n = f.getFileName().toString().substring(prefix.length()).replace(".json", "");
+        try {
+            return Integer.parseInt(n);
+        } catch (NumberFormatException e) {
+            return Integer.MAX_VALUE;
+        }
     }
 
     /**
