@@ -29,15 +29,19 @@ class EngineScalingProbeTest {
         assertFalse(json.contains("null"), "every measurement committed work: " + json);
         assertTrue(json.contains("\"workersUsed\": "), json);
 
+        // three rounds, each count judged by its best: a round the hypervisor starved (on this shared machine it can
+        // take half the CPU for seconds) says nothing about scaling, and one good round does
         List<EngineScalingProbe.Measurement> ms = EngineScalingProbe.probe(
-                new EngineScalingProbe.ApplyModel("latency", 10, 40, 200_000, new int[] {1, 10}, 60), "partition", 1,
+                new EngineScalingProbe.ApplyModel("latency", 10, 40, 200_000, new int[] {1, 10}, 60), "partition", 3,
                 0, new Random(1), EngineScalingProbe.Hosting.FRESH, 0);
-        assertEquals(2, ms.size());
+        assertEquals(6, ms.size());
         // 10 workers on 10 independent lanes with a 200 us apply commit more than one worker can (at most 5,000/s).
         assertTrue(ms.stream().filter(m -> m.workers() == 1).allMatch(m -> m.tps() > 0 && m.tps() < 5_500), "" + ms);
-        double one = ms.stream().filter(m -> m.workers() == 1).findFirst().orElseThrow().tps();
-        double ten = ms.stream().filter(m -> m.workers() == 10).findFirst().orElseThrow().tps();
-        assertTrue(ten > 1.5 * one, "10 workers " + ten + " vs 1 worker " + one);
+        double one = ms.stream().filter(m -> m.workers() == 1).mapToDouble(EngineScalingProbe.Measurement::tps).max()
+                .orElseThrow();
+        double ten = ms.stream().filter(m -> m.workers() == 10).mapToDouble(EngineScalingProbe.Measurement::tps).max()
+                .orElseThrow();
+        assertTrue(ten > 1.5 * one, "10 workers " + ten + " vs 1 worker " + one + " (best of three rounds): " + ms);
     }
 
     @Test
