@@ -269,11 +269,8 @@ public final class ReplicationClient implements AutoCloseable {
                         try {
                             listener.onEvent(e);
                         } catch (Exception ex) {
-                            ReplicationException re = ex instanceof ReplicationException r ? r
-                                    : new ReplicationException(Kind.LISTENER, "the listener failed on " + e + ": " + ex,
-                                            0, ex);
                             close();
-                            listener.onError(re);
+                            listener.onError(listenerFailure(e, ex));
                             return;
                         }
                     }
@@ -284,6 +281,12 @@ public final class ReplicationClient implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         });
+    }
+
+    /** What a listener that threw on {@code e} hears: its own ReplicationException, or {@code thrown} as LISTENER. */
+    private static ReplicationException listenerFailure(ReplicationEvent e, Throwable thrown) {
+        return thrown instanceof ReplicationException r ? r
+                : new ReplicationException(Kind.LISTENER, "the listener failed on " + e + ": " + thrown, 0, thrown);
     }
 
     /**
@@ -356,10 +359,8 @@ public final class ReplicationClient implements AutoCloseable {
                     // an error too: thrown into the event loop it would only drop the connection, and the reconnection
                     // would go on past the event the listener failed on
                     stopped = true;
-                    ReplicationException re = ex instanceof ReplicationException r ? r
-                            : new ReplicationException(Kind.LISTENER, "the listener failed on " + e + ": " + ex, 0, ex);
                     close();
-                    listener.onError(re);
+                    listener.onError(listenerFailure(e, ex));
                 }
             }
 

@@ -416,7 +416,7 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
     }
 
     /** Appends {@code payload} as packets (split at 16 MiB - 1, as {@link PacketEncoder} does) to the pending writes. */
-    private void frame(int seq, ByteBuf payload) {
+    private void frame(int seq, ByteBuf payload) throws java.io.IOException {
         int s = seq;
         while (true) {
             int len = Math.min(payload.readableBytes(), Protocol.MAX_PACKET_PAYLOAD);
@@ -424,9 +424,7 @@ public final class PacketChannel extends ChannelInboundHandlerAdapter {
             pendingWrites.write((len >>> 8) & 0xff);
             pendingWrites.write((len >>> 16) & 0xff);
             pendingWrites.write(s & 0xff);
-            byte[] part = new byte[len];
-            payload.readBytes(part);
-            pendingWrites.writeBytes(part);
+            payload.readBytes(pendingWrites, len);
             s++;
             if (len < Protocol.MAX_PACKET_PAYLOAD) {
                 return;
