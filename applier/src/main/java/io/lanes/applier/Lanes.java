@@ -1,13 +1,17 @@
 package io.lanes.applier;
 
 import io.lanes.applier.checkpoint.FileCheckpointStore;
+import io.lanes.applier.internal.FailureMessages;
+import io.lanes.applier.internal.SourceFiles;
 import io.lanes.applier.internal.StartPrefix;
 import io.lanes.applier.checkpoint.JdbcCheckpointTable;
 import io.lanes.applier.sink.SinkTarget;
 import io.lanes.applier.jdbc.CatalogTableMetadata;
 import io.lanes.applier.jdbc.ConnectionFactory;
+import io.lanes.applier.jdbc.ConnectionHeadroom;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.JdbcTarget;
+import io.lanes.applier.jdbc.TargetUrls;
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogEventDecoder;
 import io.lanes.binlog.BinlogFormatException;
@@ -181,10 +185,9 @@ public final class Lanes implements AutoCloseable {
                 throw new IllegalStateException("a pipeline starts once (state " + state + "); build a new one to resume");
             }
             for (Path f : config.sourceFiles) { // none for a live source
-                if (!Files.isRegularFile(f) || !Files.isReadable(f)) {
-                    LanesException e = new LanesException("source file " + f + " does not exist or is not readable",
-                            f + ":0", null);
-                    throw failStart(e);
+                String unusable = SourceFiles.unusable(f);
+                if (unusable != null) {
+                    throw failStart(new LanesException(unusable, f + ":0", null));
                 }
             }
             ApplierFactory<SourceTransaction> factory;
@@ -209,6 +212,12 @@ public final class Lanes implements AutoCloseable {
                 mapping = config.mapping;
             } else {
                 JdbcTarget jdbc = jdbcTarget(config);
+                String shortfall = ConnectionHeadroom.shortfall(jdbc.connections(), jdbc.dialect(), config.workers,
+                        connectionsNeeded(config.workers));
+                if (shortfall != null) {
+                    throw failStart(new LanesException("cannot start on " + config.targetDescription() + ": "
+                            + shortfall, null, null));
+                }
                 skippedByErrorPolicy = jdbc::transactionsSkippedByErrorPolicy;
                 factory = jdbc.applierFactory();
                 store = jdbc.checkpointStore();
@@ -231,6 +240,14 @@ public final class Lanes implements AutoCloseable {
                 throw failStart(new LanesException("cannot start on " + config.targetDescription() + ": "
                         + describe(ex) + tlsHint, null, ex));
             }
+            if (config.sourceClient != null && config.sourceStart == null && rp.position() == null) {
+                stopQuietly(e);
+                closeMetadata();
+                throw failStart(new LanesException("the target holds no checkpoint of pipeline '" + config.pipeline
+                        + "' to resume from, and no start was given for this fresh target: give one ("
+                        + LanesConfig.Option.SOURCE_START.key() + ": file:NAME:POS, mariadb-gtid:POS or mysql-gtid:SET)"
+                        + " or the pipeline name of the run that wrote it", null, null));
+            }
             engine = e;
             recoveryPoint = rp;
             startNanos = System.nanoTime();
@@ -242,6 +259,24 @@ public final class Lanes implements AutoCloseable {
             reader.setDaemon(true);
             reader.start();
             return rp;
+        }
+    }
+
+    /**
+     * Target connections a JDBC pipeline holds at most: one per worker (one applier on the reading thread without
+     * workers), the checkpoint thread's and the table metadata's (the reading thread's catalog connection).
+     */
+    static int connectionsNeeded(int workers) {
+        return Math.max(1, workers) + 2;
+    }
+
+    private static void stopQuietly(Engine<SourceTransaction> e) {
+        try {
+            e.stop();
+        } catch (RuntimeException nothingWasApplied) {
+            // nothing was submitted: there is nothing to report beyond the reason the start fails
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -807,20 +842,28 @@ public final class Lanes implements AutoCloseable {
         }
     }
 
+    /**
+     * The failure as the one {@link LanesException} callers see: "pipeline 'P' failed at POSITION: what", naming the
+     * position once (the inner layers' own " at POSITION" is dropped); bad input names its file and byte offset the
+     * decoder's way. The original exception is the cause, for stack traces.
+     */
     private LanesException asLanesException(Throwable f) {
         if (f instanceof LanesException le) {
             return new LanesException(le.getMessage(), le.position(), le);
         }
-        String position = null;
+        String prefix = "pipeline '" + config.pipeline + "' failed";
+        if (f instanceof BinlogFormatException b) {
+            // its message starts with "FILE at byte offset N": the position in the decoder's words
+            return new LanesException(prefix + ": " + describe(f), b.source() + ":" + b.offset(), f);
+        }
+        String position;
         if (f instanceof ApplierFailedException a) {
             position = a.failedPosition();
-        } else if (f instanceof BinlogFormatException b) {
-            position = b.source() + ":" + b.offset();
         } else {
             position = currentPosition != null ? currentPosition : sourcePosition;
         }
-        return new LanesException("pipeline '" + config.pipeline + "' failed" + (position == null ? "" : " at " + position)
-                + ": " + describe(f), position, f);
+        String what = FailureMessages.withoutPosition(describe(f), position);
+        return new LanesException(prefix + (position == null ? "" : " at " + position) + ": " + what, position, f);
     }
 
     private static String baseName(String file) {
@@ -829,16 +872,7 @@ public final class Lanes implements AutoCloseable {
     }
 
     static String describe(Throwable t) {
-        StringBuilder sb = new StringBuilder(String.valueOf(t.getMessage()));
-        Throwable c = t.getCause();
-        int depth = 0;
-        while (c != null && depth++ < 4) {
-            if (c.getMessage() != null && !sb.toString().contains(c.getMessage())) {
-                sb.append(": ").append(c.getMessage());
-            }
-            c = c.getCause();
-        }
-        return sb.toString();
+        return FailureMessages.describe(t);
     }
 
     /** Decompressed size of a binlog file: its size, or for gzip the trailer's ISIZE (mod 2^32); -1 when unreadable. */
@@ -867,17 +901,8 @@ public final class Lanes implements AutoCloseable {
     }
 
     static JdbcTarget jdbcTarget(LanesConfig config) {
-        String url = config.targetUrl;
+        String url = TargetUrls.asOpened(config.targetUrl, config.h2MysqlMode);
         Dialect dialect = Dialect.forJdbcUrl(url);
-        if (dialect.kind() == Dialect.Kind.H2 && config.h2MysqlMode
-                && !url.toUpperCase(Locale.ROOT).contains(";MODE=")) {
-            url = url + Dialect.h2RecommendedUrlOptions();
-        }
-        if (dialect.kind() == Dialect.Kind.H2 && url.regionMatches(true, 0, "jdbc:h2:mem:", 0, 12)
-                && !url.toUpperCase(Locale.ROOT).contains(";DB_CLOSE_DELAY=")) {
-            // Workers open and close their own connections: an in-memory database must outlive each of them.
-            url = url + ";DB_CLOSE_DELAY=-1";
-        }
         Properties props = new Properties();
         dialect.recommendedConnectionProperties().forEach(props::setProperty);
         config.targetTls.connectionProperties(url).forEach(props::setProperty);

@@ -106,6 +106,20 @@ public final class LanesBuilder {
         return this;
     }
 
+    /**
+     * Follows a live server from where the target's checkpoint says, with no start of its own: for a target that a
+     * previous run (of this pipeline name) has already written to. On a fresh target {@link Lanes#start()} fails, asking
+     * for a start ({@link #sourceServer(ReplicationClient.Builder, StartPosition)}), rather than guess one.
+     */
+    public LanesBuilder sourceServer(ReplicationClient.Builder client) {
+        this.sourceClient = Objects.requireNonNull(client, "client");
+        this.sourceStart = null;
+        this.sourceDescription = "server " + (serverAddress == null ? "(given in code)" : serverAddress)
+                + " from the target's checkpoint";
+        sourceFiles.clear();
+        return this;
+    }
+
     public LanesBuilder verifyChecksums(boolean verify) {
         this.verifyChecksums = verify;
         return this;
@@ -243,10 +257,11 @@ public final class LanesBuilder {
         return this;
     }
 
-    /** Worker threads (0: apply on the reading thread). */
+    /** Worker threads (0: apply on the reading thread), at most {@value LanesConfig#MAX_WORKERS}. */
     public LanesBuilder workers(int workers) {
-        if (workers < 0 || workers > 4096) {
-            throw new IllegalArgumentException(Option.WORKERS.key() + " must be 0..4096: " + workers);
+        if (workers < 0 || workers > LanesConfig.MAX_WORKERS) {
+            throw new IllegalArgumentException(Option.WORKERS.key() + " must be 0.." + LanesConfig.MAX_WORKERS + ": "
+                    + workers);
         }
         this.workers = workers;
         return this;
@@ -453,10 +468,7 @@ public final class LanesBuilder {
             serverId = Long.parseLong(live.getProperty(Option.SOURCE_SERVER_ID.key(),
                     String.valueOf(LanesConfig.DEFAULT_SOURCE_SERVER_ID)));
             String startText = live.getProperty(Option.SOURCE_START.key());
-            if (startText == null) {
-                throw new IllegalArgumentException(Option.SOURCE_START.key() + " is required with a server");
-            }
-            start = StartPosition.parse(startText);
+            start = startText == null ? null : StartPosition.parse(startText); // null: from the checkpoint only
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("bad live source settings (" + Option.SOURCE_SERVER.key() + ", "
                     + Option.SOURCE_SERVER_ID.key() + ", " + Option.SOURCE_START.key() + "): " + e.getMessage(), e);
@@ -477,7 +489,11 @@ public final class LanesBuilder {
             });
         }
         serverAddress = host + ":" + port;
-        sourceServer(client, start);
+        if (start == null) {
+            sourceServer(client);
+        } else {
+            sourceServer(client, start);
+        }
     }
 
     /** Validates and returns the configuration. */

@@ -35,6 +35,8 @@ import java.util.function.Supplier;
 public final class LanesConfig {
     /** Default {@link Option#WORKERS}. */
     public static final int DEFAULT_WORKERS = 4;
+    /** The most workers a pipeline may have: each is a thread with a target connection of its own. */
+    public static final int MAX_WORKERS = 4096;
     /** Default {@link Option#SCHEDULER}. */
     public static final SchedulerKind DEFAULT_SCHEDULER = SchedulerKind.WRITESET;
     /**
@@ -150,9 +152,11 @@ public final class LanesConfig {
         SOURCE_SERVER_ID("lanes.source.server-id", "int 1..4294967295", String.valueOf(DEFAULT_SOURCE_SERVER_ID),
                 "sourceServer(...)", "This replica's server id, unique among the source's replicas."),
         SOURCE_START("lanes.source.start", "file:NAME:POS | mysql-gtid:SET | mariadb-gtid:POS",
-                "(required with a server)", "sourceServer(..., StartPosition)",
+                "(required on a fresh target)", "sourceServer(..., StartPosition)",
                 "Where to start on a fresh target (mariadb-gtid: with nothing after the colon is MariaDB's first "
-                        + "binlog, mysql-gtid: likewise for MySQL); later runs resume after the target's checkpoint."),
+                        + "binlog, mysql-gtid: likewise for MySQL); later runs resume after the target's checkpoint, "
+                        + "with or without it. Without it a target with no checkpoint of this pipeline is refused at "
+                        + "start."),
         VERIFY_CHECKSUMS("lanes.source.verify-checksums", "boolean", String.valueOf(DEFAULT_VERIFY_CHECKSUMS),
                 "verifyChecksums(boolean)", "Verify each event's CRC32 when the log carries checksums."),
         TARGET_URL("lanes.target.url", "JDBC URL", "(none)", "target(String)",
@@ -190,8 +194,11 @@ public final class LanesConfig {
         SCHEDULER("lanes.scheduler", "sequential | schema | logical-clock | writeset", DEFAULT_SCHEDULER.label(),
                 "scheduler(String) / scheduler(Scheduler)",
                 "How transactions are spread over workers and what they wait for."),
-        WORKERS("lanes.workers", "int >= 0", String.valueOf(DEFAULT_WORKERS), "workers(int)",
-                "Worker threads, each with its own target connection; 0 applies on the reading thread."),
+        WORKERS("lanes.workers", "int 0.." + MAX_WORKERS, String.valueOf(DEFAULT_WORKERS), "workers(int)",
+                "Worker threads, each with its own target connection; 0 applies on the reading thread. At most "
+                        + MAX_WORKERS + ". A JDBC target must accept a connection per worker and two more (checkpoints,"
+                        + " table metadata): a pipeline with more workers than the target's free connections "
+                        + "(max_connections less those in use) is refused at start."),
         COMMIT_ORDER("lanes.commit-order", "strict | partition | none", commitOrderLabel(DEFAULT_COMMIT_ORDER),
                 "commitOrder(CommitOrder)",
                 "partition: commits in source order per schema (each schema only shows states the source had); strict: "
@@ -396,7 +403,10 @@ public final class LanesConfig {
         return sourceClient != null;
     }
 
-    /** Where a live source starts on a fresh target (null for files). */
+    /**
+     * Where a live source starts on a fresh target: null for files, and for a live source that only resumes after the
+     * target's checkpoint.
+     */
     public io.lanes.binlog.replication.StartPosition sourceStart() {
         return sourceStart;
     }

@@ -6,6 +6,10 @@ package io.lanes.applier;
  * ({@link io.lanes.binlog.BinlogFormatException} as cause, naming file and byte offset), a row did not match its target
  * table, or the recovery position was not found in the input. Everything committed before the failure is checkpointed:
  * running the pipeline again resumes after it.
+ *
+ * <p>The message is one line of text (a driver's own message may add lines) that names the position once: "pipeline 'P'
+ * failed at FILE:OFFSET gtid=G: what happened" ("pipeline 'P' failed: FILE at byte offset N: ..." for undecodable
+ * input), the causes' messages joined without their repeats. The causes themselves stay in the chain, for stack traces.
  */
 public class LanesException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -11,7 +11,7 @@ public final class UnsupportedDdlException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     public UnsupportedDdlException(SourceStatement statement, String reason, Throwable cause) {
-        super(SqlSecrets.redact("cannot apply DDL" + (statement.position() == null ? "" : " at " + statement.position())
+        super(SqlSecrets.redact("cannot apply the statement" + (statement.position() == null ? "" : " at " + statement.position())
                 + ": " + reason + "; statement: " + statement.abbreviated()), SqlSecrets.redact(cause));
     }
 }

@@ -185,8 +185,20 @@ public final class MySqlDdlParser {
             accept("TABLE");
             return new TruncateTable(tableName());
         }
+        for (String dml : DATA_STATEMENTS) {
+            if (peek().is(dml)) {
+                // Statement-based logging (binlog_format=STATEMENT or MIXED) puts data changes in the log as SQL text.
+                throw error(dml + " is a data statement (DML), not DDL: the source logged this change as SQL text "
+                        + "(binlog_format=STATEMENT or MIXED) instead of row events; Lanes translates only DDL, so log "
+                        + "with binlog_format=ROW");
+            }
+        }
         throw error("not a DDL statement Lanes translates");
     }
+
+    /** The first words of the statements that change or read data rather than definitions. */
+    private static final List<String> DATA_STATEMENTS = List.of("INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD",
+            "CALL", "DO", "SELECT", "WITH", "HANDLER", "VALUES", "TABLE");
 
     private Statement createTable() {
         boolean ifNotExists = acceptSequence("IF", "NOT", "EXISTS");

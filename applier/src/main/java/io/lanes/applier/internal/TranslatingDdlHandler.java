@@ -134,7 +134,7 @@ public final class TranslatingDdlHandler implements DdlHandler {
                 catalog.invalidateAll();
             }
         }
-        LOG.warn("DDL{} ran as written on H2 (not translated: {}): {}", statement.position() == null ? ""
+        LOG.warn("statement{} ran as written on H2 (not translated: {}): {}", statement.position() == null ? ""
                 : " at " + statement.position(), why.getMessage(), statement.abbreviated());
         return new DdlResult(executed, Set.of(), Set.of(), List.of("ran as written: " + why.getMessage()), false);
     }

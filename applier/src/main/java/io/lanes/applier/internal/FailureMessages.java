@@ -1,0 +1,73 @@
+package io.lanes.applier.internal;
+
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * One readable line for a failure and its causes, as {@code LanesException} shows it.
+ *
+ * <p>A failure reaches the pipeline wrapped: the engine's {@code ApplierFailedException} ("transaction 7 at P failed
+ * on worker 2 ...") around the target's refusal ("target refused the transaction at P on ...") around the driver's
+ * exception, or a decoder's {@code BinlogFormatException} ("F at byte offset O: ..."). Joined as they are, each layer
+ * repeats the position and the driver's text. {@link #describe} joins the messages of the chain once each, and
+ * {@link #withoutPosition} drops the " at P" of the inner layers, so that the outer message names the position once. The
+ * cause chain itself stays on the exception for stack traces ({@code --verbose} on the command line).
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class FailureMessages {
+    /** Causes followed at most; a chain deeper than this is cut (its stack trace still has it all). */
+    private static final int MAX_DEPTH = 8;
+    /** After a position: not more of an offset or a GTID (bin.1:579 is not bin.1:5790). */
+    private static final String NOT_CONTINUED = "(?![0-9A-Za-z,:-])";
+
+    private FailureMessages() {
+    }
+
+    /**
+     * The messages of {@code t} and its causes joined by ": ", each only when the text so far does not already contain
+     * it; a throwable without a message shows its class's simple name. Cycles in the chain are followed once.
+     */
+    public static String describe(Throwable t) {
+        StringBuilder sb = new StringBuilder();
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Throwable c = t;
+        for (int depth = 0; c != null && depth < MAX_DEPTH && seen.add(c); depth++, c = c.getCause()) {
+            String m = c.getMessage();
+            if (m == null || m.isBlank()) {
+                if (c.getCause() != null && c.getCause() != c) {
+                    continue; // a bare wrapper: its cause speaks
+                }
+                m = c.getClass().getSimpleName();
+            }
+            m = m.strip();
+            if (sb.indexOf(m) >= 0) {
+                continue;
+            }
+            if (sb.length() > 0) {
+                sb.append(": ");
+            }
+            sb.append(m);
+        }
+        return sb.length() == 0 ? t.getClass().getSimpleName() : sb.toString();
+    }
+
+    /**
+     * {@code message} without the phrases that name {@code position} once more ({@code " at " + position}, also
+     * without the position's {@code " gtid=..."} part), for a message that is shown after "failed at POSITION: ".
+     * Unchanged when {@code position} is null.
+     */
+    public static String withoutPosition(String message, String position) {
+        if (position == null || position.isEmpty() || message == null) {
+            return message;
+        }
+        String out = message.replaceAll(Pattern.quote(" at " + position) + NOT_CONTINUED, "");
+        int gtid = position.indexOf(" gtid=");
+        if (gtid > 0) {
+            out = out.replaceAll(Pattern.quote(" at " + position.substring(0, gtid)) + NOT_CONTINUED, "");
+        }
+        return out;
+    }
+}
