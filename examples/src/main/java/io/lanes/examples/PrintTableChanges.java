@@ -2,6 +2,7 @@ package io.lanes.examples;
 
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogReader;
+import io.lanes.binlog.ColumnType;
 import io.lanes.binlog.Row;
 import io.lanes.binlog.RowsEvent;
 import io.lanes.binlog.TableMapEvent;
@@ -44,8 +45,8 @@ public final class PrintTableChanges {
                 // Column names are in the log with binlog_row_metadata=FULL; otherwise columns are shown by position.
                 List<String> names = map.columnNames();
                 for (Row row : rows.rows()) {
-                    out.println(rows.kind() + " @" + e.header().position() + " " + format(names, row.before()) + " -> "
-                            + format(names, row.after()));
+                    out.println(rows.kind() + " @" + e.header().position() + " " + format(names, map, row.before())
+                            + " -> " + format(names, map, row.after()));
                     count++;
                 }
             }
@@ -53,7 +54,7 @@ public final class PrintTableChanges {
         return count;
     }
 
-    private static String format(List<String> names, List<Object> values) {
+    private static String format(List<String> names, TableMapEvent map, List<Object> values) {
         if (values == null) {
             return "-";
         }
@@ -64,7 +65,10 @@ public final class PrintTableChanges {
                 sb.append(", ");
             }
             sb.append(names.get(i) == null ? "@" + (i + 1) : names.get(i)).append('=')
-                    .append(v instanceof byte[] b ? b.length + " bytes" : String.valueOf(v));
+                    .append(v instanceof byte[] b ? b.length + " bytes"
+                            // BIT(n) arrives as a Long of its n bits: BIT(64) with the top bit set is negative
+                            : v instanceof Long bits && map.columns().get(i).type() == ColumnType.BIT
+                                    ? Long.toUnsignedString(bits) : String.valueOf(v));
         }
         return sb.append('}').toString();
     }

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -30,8 +31,13 @@ import picocli.CommandLine.Option;
             "The target password comes from the environment variable LANES_TARGET_PASSWORD only (never from the",
             "command line, never logged). H2 URLs get H2's MySQL mode unless they set MODE= themselves.",
             "",
+            "Ctrl-C (or SIGTERM) stops gracefully: reading stops after the current transaction, everything read is",
+            "committed and checkpointed, the summary and the JSON line are printed; a second Ctrl-C aborts (nothing",
+            "more is committed; the next run still resumes exactly).",
+            "",
             "Output: with a terminal on stdout a progress bar (stderr) and a summary; in every case the last line on",
-            "stdout is one JSON object: status, transactions (committed), transactions_read, skipped (already applied",
+            "stdout is one JSON object: status (ok: the files' end or caught up; stopped: by Ctrl-C/SIGTERM; failed),",
+            "transactions (committed), transactions_read, skipped (already applied",
             "before), skipped_by_error_policy, events, rows, seconds, tps, position, resumed_from, scheduler, workers, commit_order,",
             "block_commit, achieved_parallelism, worker_stats[] (per worker: transactions, commits, bytes, applying_s,",
             "waiting_for_dependency_s, waiting_for_commit_order_s, retrying_s, idle_s, state); on failure also error",
@@ -39,10 +45,12 @@ import picocli.CommandLine.Option;
             ""},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {"0:every transaction of the files is committed (or was already); with a live source: stopped "
-                + "(Ctrl-C) or caught up",
+                + "(Ctrl-C, SIGTERM) or caught up",
             "1:failure: the JSON line and stderr name the position (file:offset) where it stopped; what was "
                     + "committed before is checkpointed, run again to resume",
-            "2:bad usage (unknown option, bad value)"},
+            "2:bad usage (unknown option, bad value, an option that does not apply to the source)",
+            "130:files only: stopped by Ctrl-C before their end (143: by SIGTERM); what was read is committed and "
+                    + "checkpointed, run again to resume"},
         footer = {"", "Examples:",
             "  lanes apply --source mysql-bin.000001 mysql-bin.000002 --target 'jdbc:h2:./replica'",
             "  LANES_SOURCE_PASSWORD=... lanes apply --source 'mysql://repl@db1:3306?gtid=0-1-100' \\",
@@ -64,7 +72,8 @@ public final class ApplyCommand implements Callable<Integer> {
             description = {"Binlog files, applied in the order given (plain or .gz); or one live server as "
                     + "mysql://USER@HOST:PORT[?file=NAME&pos=N | ?gtid=SET] (password: env " + SOURCE_PASSWORD_ENV
                     + ", never in the URL). gtid=D-S-N[,...] is a MariaDB GTID position, gtid=UUID:N-M[,...] a MySQL "
-                    + "GTID set; without file/gtid the start comes from --source-start."})
+                    + "GTID set; without file/gtid the start comes from --source-start, or, on a target that holds "
+                    + "this pipeline's checkpoint, from the checkpoint."})
     List<String> sources;
 
     @Option(names = "--source-server", paramLabel = "HOST:PORT",
@@ -76,8 +85,8 @@ public final class ApplyCommand implements Callable<Integer> {
     String sourceUser;
 
     @Option(names = "--source-start", paramLabel = "POSITION",
-            description = "Where --source-server starts on a fresh target: file:NAME:POS, mysql-gtid:SET or "
-                    + "mariadb-gtid:POS (later runs resume after the target's checkpoint).")
+            description = "Where a live source starts on a fresh target: file:NAME:POS, mysql-gtid:SET or "
+                    + "mariadb-gtid:POS (later runs resume after the target's checkpoint and need no start).")
     String sourceStart;
 
     @Option(names = "--server-id", paramLabel = "ID", description = "This replica's server id for --source-server "
@@ -88,8 +97,9 @@ public final class ApplyCommand implements Callable<Integer> {
             + "committed.")
     boolean untilCaughtUp;
 
-    @Option(names = "--target", required = true, paramLabel = "JDBC_URL",
-            description = "Target database: jdbc:h2:..., jdbc:postgresql://..., jdbc:mariadb://... or jdbc:mysql://...")
+    @Option(names = "--target", paramLabel = "JDBC_URL",
+            description = "Target database: jdbc:h2:..., jdbc:postgresql://..., jdbc:mariadb://... or jdbc:mysql://... "
+                    + "(required unless --config sets lanes.target.url).")
     String target;
 
     @Option(names = "--target-user", paramLabel = "USER", description = "Target user (password: env "
@@ -100,8 +110,9 @@ public final class ApplyCommand implements Callable<Integer> {
             description = "sequential | schema | logical-clock | writeset (default: ${DEFAULT-VALUE}).")
     String scheduler;
 
-    @Option(names = "--workers", paramLabel = "N", description = "Worker threads; 0 applies on the reading thread "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--workers", paramLabel = "N", description = "Worker threads, 0.." + LanesConfig.MAX_WORKERS
+            + "; 0 applies on the reading thread. Each worker holds a target connection: more workers than the target "
+            + "accepts connections are refused before anything is applied (default: ${DEFAULT-VALUE}).")
     int workers;
 
     @Option(names = "--commit-order", paramLabel = "ORDER",
@@ -146,49 +157,58 @@ public final class ApplyCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print only the final JSON line on stdout (no progress bar, no summary).")
     boolean json;
 
+    @Option(names = "--verbose", description = "On failure, also print the whole cause chain with stack traces on "
+            + "stderr, and let the library and the JDBC driver log at INFO.")
+    boolean verbose;
+
     @Override
     public Integer call() throws Exception {
+        if (verbose) {
+            CliLogging.verbose();
+        }
         PrintStream out = System.out;
-        LanesBuilder builder;
+        Lanes lanes;
         try {
-            builder = configure();
+            lanes = configure().build();
         } catch (IllegalArgumentException | IOException e) {
             System.err.println("lanes apply: " + e.getMessage());
             return 2;
         }
-        Lanes lanes;
-        try {
-            lanes = builder.build();
-        } catch (IllegalArgumentException e) {
-            System.err.println("lanes apply: " + e.getMessage());
-            return 2;
-        }
-        ApplyRun.Outcome outcome = ApplyRun.run(lanes, !json, !lanes.config().hasLiveSource() || untilCaughtUp);
+        boolean live = lanes.config().hasLiveSource();
+        ApplyRun.Outcome outcome = ApplyRun.run(lanes, !json, !live || untilCaughtUp);
         if (!json) {
-            ApplyRun.printHuman(out, outcome.stats(), outcome.failure());
+            ApplyRun.printHuman(out, outcome.stats(), outcome);
         }
         out.println(Json.write(outcome.summary()));
         out.flush();
         if (!outcome.ok()) {
-            System.err.println("lanes apply: " + outcome.failure().getMessage());
+            ApplyRun.printFailure("apply", outcome.failure(), verbose);
             return 1;
         }
-        return 0;
+        return outcome.interrupted() && !live ? outcome.interruptedExitStatus() : 0;
     }
 
     LanesBuilder configure() throws IOException {
         LanesBuilder b = Lanes.builder();
+        Properties fromFile = new Properties();
         if (config != null) {
-            Properties p = new Properties();
             try (InputStream in = Files.newInputStream(config)) {
-                p.load(in);
+                fromFile.load(in);
+            } catch (IOException e) {
+                throw new IOException("--config " + config + ": " + e.getMessage(), e);
             }
-            b.properties(p);
+            b.properties(fromFile);
         }
         CommandLine.ParseResult given = spec.commandLine().getParseResult();
-        if ((sources == null) == (sourceServer == null)) {
+        boolean fileSourceInConfig = fromFile.getProperty(LanesConfig.Option.SOURCE_FILES.key()) != null;
+        boolean liveSourceInConfig = fromFile.getProperty(LanesConfig.Option.SOURCE_SERVER.key()) != null;
+        if (sources != null && sourceServer != null) {
             throw new IllegalArgumentException("give either --source FILE..., --source mysql://USER@HOST:PORT or "
-                    + "--source-server HOST:PORT");
+                    + "--source-server HOST:PORT, not both");
+        }
+        if (sources == null && sourceServer == null && !fileSourceInConfig && !liveSourceInConfig) {
+            throw new IllegalArgumentException("give --source FILE..., --source mysql://USER@HOST:PORT or "
+                    + "--source-server HOST:PORT (or lanes.source.files / lanes.source.server in --config)");
         }
         SourceUrl url = null;
         if (sources != null && sources.stream().anyMatch(SourceUrl::isUrl)) {
@@ -198,35 +218,23 @@ public final class ApplyCommand implements Callable<Integer> {
             }
             url = SourceUrl.parse(sources.get(0));
         }
-        if (sources != null && url == null) {
-            b.source(sources.stream().map(Path::of).toList());
+        boolean files = url == null && (sources != null || (sourceServer == null && fileSourceInConfig));
+        if (files) {
+            refuseLiveOnlyOptions(given);
+            if (sources != null) {
+                b.source(sources.stream().map(Path::of).toList());
+            }
         } else {
-            String server = url != null ? url.hostAndPort() : sourceServer;
-            String user = url != null ? url.user() : sourceUser;
-            String start = url != null && url.start() != null ? url.start() : sourceStart;
-            if (user == null || start == null) {
-                throw new IllegalArgumentException(url != null
-                        ? "--source mysql://USER@HOST:PORT needs a start: ?file=NAME&pos=N, ?gtid=SET or --source-start"
-                        : "--source-server needs --source-user and --source-start");
-            }
-            if (url != null && url.start() != null && sourceStart != null) {
-                throw new IllegalArgumentException("--source-start and the start in the --source URL: give one");
-            }
-            if (url != null && sourceUser != null && !sourceUser.equals(url.user())) {
-                throw new IllegalArgumentException("--source-user " + sourceUser + " contradicts the user of --source ("
-                        + url.user() + ")");
-            }
-            Properties live = new Properties();
-            live.setProperty(LanesConfig.Option.SOURCE_SERVER.key(), server);
-            live.setProperty(LanesConfig.Option.SOURCE_USER.key(), user);
-            live.setProperty(LanesConfig.Option.SOURCE_START.key(), start);
-            live.setProperty(LanesConfig.Option.SOURCE_SERVER_ID.key(), Long.toString(serverId));
-            if (System.getenv(SOURCE_PASSWORD_ENV) != null) {
-                live.setProperty(LanesConfig.Option.SOURCE_PASSWORD_ENV.key(), SOURCE_PASSWORD_ENV);
-            }
-            b.properties(live);
+            b.properties(liveSource(url, given, fromFile));
         }
-        b.target(target).verifyChecksums(!noVerifyChecksum);
+        if (target != null) {
+            b.target(target);
+        } else if (fromFile.getProperty(LanesConfig.Option.TARGET_URL.key()) == null) {
+            throw new IllegalArgumentException("give --target JDBC_URL (or lanes.target.url in --config)");
+        }
+        if (config == null || given.hasMatchedOption("--no-verify-checksum")) {
+            b.verifyChecksums(!noVerifyChecksum);
+        }
         if (targetUser != null) {
             b.targetUser(targetUser);
         }
@@ -269,6 +277,63 @@ public final class ApplyCommand implements Callable<Integer> {
             b.checkpointTable(checkpointTable.substring(0, dot), checkpointTable.substring(dot + 1));
         }
         return b;
+    }
+
+    /** The options that only mean something for a live source are refused with files, rather than ignored. */
+    private void refuseLiveOnlyOptions(CommandLine.ParseResult given) {
+        List<String> liveOnly = new ArrayList<>();
+        for (String option : List.of("--source-start", "--source-user", "--server-id", "--until-caught-up")) {
+            if (given.hasMatchedOption(option)) {
+                liveOnly.add(option);
+            }
+        }
+        if (!liveOnly.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", liveOnly) + (liveOnly.size() == 1 ? " is" : " are")
+                    + " for a live source (--source mysql://USER@HOST:PORT or --source-server HOST:PORT); binlog "
+                    + "files are read from their beginning, resume after the target's checkpoint and end at their end:"
+                    + " drop " + (liveOnly.size() == 1 ? "it" : "them"));
+        }
+    }
+
+    /**
+     * The {@code lanes.source.*} settings of a live source given as a URL or as {@code --source-server}. The start: the
+     * URL's, else {@code --source-start}, else the config file's; none resumes from the target's checkpoint only.
+     */
+    private Properties liveSource(SourceUrl url, CommandLine.ParseResult given, Properties fromFile) {
+        String server = url != null ? url.hostAndPort() : sourceServer != null ? sourceServer
+                : fromFile.getProperty(LanesConfig.Option.SOURCE_SERVER.key());
+        String user = url != null ? url.user() : sourceUser != null ? sourceUser
+                : fromFile.getProperty(LanesConfig.Option.SOURCE_USER.key());
+        if (url != null && url.start() != null && sourceStart != null) {
+            throw new IllegalArgumentException("--source-start and the start in the --source URL: give one");
+        }
+        if (url != null && sourceUser != null && !sourceUser.equals(url.user())) {
+            throw new IllegalArgumentException("--source-user " + sourceUser + " contradicts the user of --source ("
+                    + url.user() + ")");
+        }
+        if (user == null) {
+            throw new IllegalArgumentException("a live source needs a replication user: --source-user USER (or "
+                    + "--source mysql://USER@HOST:PORT)");
+        }
+        String start = url != null && url.start() != null ? url.start() : sourceStart != null ? sourceStart
+                : fromFile.getProperty(LanesConfig.Option.SOURCE_START.key());
+        Properties live = new Properties();
+        live.setProperty(LanesConfig.Option.SOURCE_SERVER.key(), server);
+        live.setProperty(LanesConfig.Option.SOURCE_USER.key(), user);
+        if (start != null) {
+            live.setProperty(LanesConfig.Option.SOURCE_START.key(), start);
+        }
+        String serverIdInFile = fromFile.getProperty(LanesConfig.Option.SOURCE_SERVER_ID.key());
+        live.setProperty(LanesConfig.Option.SOURCE_SERVER_ID.key(),
+                serverIdInFile != null && !given.hasMatchedOption("--server-id") ? serverIdInFile
+                        : Long.toString(serverId));
+        if (System.getenv(SOURCE_PASSWORD_ENV) != null) {
+            live.setProperty(LanesConfig.Option.SOURCE_PASSWORD_ENV.key(), SOURCE_PASSWORD_ENV);
+        } else if (fromFile.getProperty(LanesConfig.Option.SOURCE_PASSWORD_ENV.key()) != null) {
+            live.setProperty(LanesConfig.Option.SOURCE_PASSWORD_ENV.key(),
+                    fromFile.getProperty(LanesConfig.Option.SOURCE_PASSWORD_ENV.key()));
+        }
+        return live;
     }
 
     /** Default values of options shared with the library: taken from {@link LanesConfig.Option}, so they cannot drift. */

@@ -18,18 +18,30 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * Runs a {@link Lanes} pipeline over files to the end, with a progress bar on a terminal, and builds the one-line JSON
- * summary shared by {@code apply} and {@code demo}. A JVM shutdown (Ctrl-C) stops the pipeline gracefully, so what was
- * read is committed and checkpointed.
+ * Runs a {@link Lanes} pipeline to its end, with a progress bar on a terminal, and builds the one-line JSON summary
+ * shared by {@code apply} and {@code demo}.
+ *
+ * <p>Ctrl-C (SIGINT) or SIGTERM stops the pipeline gracefully ({@link StopSignals}): reading stops after the current
+ * transaction, everything read is committed and checkpointed, and the command prints its summary and its one JSON line
+ * (status {@code stopped}) before it exits; a second signal aborts (nothing more is committed; the checkpoints still
+ * make the next run exact). Where the signals cannot be handled, a shutdown hook still stops the pipeline gracefully.
  */
 final class ApplyRun {
     private ApplyRun() {
     }
 
-    /** What a run ended with: final statistics, the failure (null on success) and the summary fields. */
-    record Outcome(LanesStats stats, LanesException failure, Map<String, Object> summary) {
+    /**
+     * What a run ended with: final statistics, the failure (null on success), the exit status a signal asks for when it
+     * stopped the run before its end (0 when no signal did), and the summary fields.
+     */
+    record Outcome(LanesStats stats, LanesException failure, int interruptedExitStatus, Map<String, Object> summary) {
         boolean ok() {
             return failure == null;
+        }
+
+        /** Whether Ctrl-C or SIGTERM stopped the run before its end (the files' end, or caught up when asked). */
+        boolean interrupted() {
+            return interruptedExitStatus != 0;
         }
     }
 
@@ -44,26 +56,36 @@ final class ApplyRun {
 
     /**
      * Starts the pipeline and waits: until caught up when {@code stopWhenCaughtUp} (files always end so), otherwise until
-     * stopped (Ctrl-C) or failed; then stops it.
+     * stopped (Ctrl-C, SIGTERM) or failed; then stops it.
      */
     static Outcome run(Lanes lanes, boolean showProgress, boolean stopWhenCaughtUp) throws InterruptedException {
         LanesException failure = null;
-        Thread hook = new Thread(() -> {
+        boolean reachedEnd = false;
+        StopSignals signals = StopSignals.install(
+                () -> System.err.println("lanes: stopping: committing what was read (Ctrl-C again to abort)"),
+                () -> {
+                    System.err.println("lanes: aborting: nothing more is committed; the next run resumes exactly");
+                    lanes.abort();
+                });
+        Thread hook = signals.installed() ? null : new Thread(() -> {
             try {
                 lanes.stop();
             } catch (InterruptedException | RuntimeException e) {
                 // reported by the main thread, if it still runs
             }
         }, "lanes-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        if (hook != null) {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
         ProgressBar bar = null;
         try {
             lanes.start();
             if (showProgress && System.console() != null) {
                 bar = progressBar(lanes);
             }
-            while (true) {
+            while (signals.received() == 0) {
                 if (lanes.awaitCaughtUp(Duration.ofMillis(200)) && stopWhenCaughtUp) {
+                    reachedEnd = true;
                     break;
                 }
                 Lanes.State s = lanes.state();
@@ -90,13 +112,18 @@ final class ApplyRun {
         } catch (LanesException e) {
             failure = failure != null ? failure : e;
             stats = lanes.stats();
+        } finally {
+            signals.close();
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the JVM is exiting; the hook runs or ran
+        if (hook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is exiting; the hook runs or ran
+            }
         }
-        return new Outcome(stats, failure, summary(lanes.config(), stats, failure));
+        int interrupted = failure == null && !reachedEnd && signals.received() > 0 ? signals.interruptedExitStatus() : 0;
+        return new Outcome(stats, failure, interrupted, summary(lanes.config(), stats, failure, interrupted != 0));
     }
 
     private static ProgressBar progressBar(Lanes lanes) {
@@ -117,9 +144,9 @@ final class ApplyRun {
     }
 
     /** The summary fields every apply-like command prints as its last JSON line. */
-    static Map<String, Object> summary(LanesConfig config, LanesStats s, LanesException failure) {
+    static Map<String, Object> summary(LanesConfig config, LanesStats s, LanesException failure, boolean stopped) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("status", failure == null ? "ok" : "failed");
+        m.put("status", failure != null ? "failed" : stopped ? "stopped" : "ok");
         if (failure != null) {
             m.put("error", failure.getMessage());
             m.put("failed_position", failure.position());
@@ -164,10 +191,14 @@ final class ApplyRun {
         return m;
     }
 
-    /** A few human-readable lines for a terminal. */
-    static void printHuman(PrintStream out, LanesStats s, LanesException failure) {
+    /**
+     * A few human-readable lines for a terminal. A failure's message is not among them: the command prints it once, on
+     * stderr.
+     */
+    static void printHuman(PrintStream out, LanesStats s, Outcome outcome) {
+        String verdict = !outcome.ok() ? "FAILED" : outcome.interrupted() ? "stopped" : "applied";
         out.printf(Locale.ROOT, "%s: %,d transactions (%,d rows, %,d events) in %.2f s = %,.0f tx/s%s%n",
-                failure == null ? "applied" : "FAILED", s.transactions(), s.rows(), s.events(), s.seconds(),
+                verdict, s.transactions(), s.rows(), s.events(), s.seconds(),
                 s.transactionsPerSecond(),
                 s.transactionsSkipped() > 0 ? String.format(Locale.ROOT, "; %,d already applied before (resumed after %s)",
                         s.transactionsSkipped(), s.resumedFrom()) : "");
@@ -180,8 +211,19 @@ final class ApplyRun {
                         (w.waitingForDependencyNanos() + w.waitingForCommitOrderNanos()) / 1e9);
             }
         }
-        if (failure != null) {
-            out.println("  failed at " + failure.position() + ": " + failure.getMessage());
+        if (outcome.interrupted() && outcome.ok()) {
+            out.println("  stopped before the end: everything read was committed and checkpointed; run the same command"
+                    + " again to resume at " + s.sourcePosition());
+        }
+    }
+
+    /**
+     * Reports a failure on stderr: its one message, and with {@code verbose} the whole cause chain with stack traces.
+     */
+    static void printFailure(String command, LanesException failure, boolean verbose) {
+        System.err.println("lanes " + command + ": " + failure.getMessage());
+        if (verbose) {
+            failure.printStackTrace(System.err);
         }
     }
 }

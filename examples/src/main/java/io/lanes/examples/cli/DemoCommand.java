@@ -3,6 +3,7 @@ package io.lanes.examples.cli;
 import io.lanes.applier.Lanes;
 import io.lanes.applier.LanesBuilder;
 import io.lanes.applier.jdbc.Dialect;
+import io.lanes.applier.jdbc.TargetUrls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -41,7 +42,8 @@ import picocli.CommandLine.Option;
             "checksums (per schema: expected and actual).",
             ""},
         exitCodeListHeading = "%nExit status:%n",
-        exitCodeList = {"0:applied and verified", "1:the apply failed or a checksum differs", "2:bad usage"})
+        exitCodeList = {"0:applied and verified", "1:the apply failed or a checksum differs", "2:bad usage",
+            "130:stopped by Ctrl-C before the end (143: by SIGTERM); run again on the same --target to resume"})
 public final class DemoCommand implements Callable<Integer> {
     static final String BINLOG_RESOURCE = "/binlogs/mariadb-10.11/sysbench-10schemas-update-index.000001.gz";
     static final String EXPECTED_RESOURCE = "/binlogs/mariadb-10.11/sysbench-10schemas-update-index.expected.tsv";
@@ -51,7 +53,7 @@ public final class DemoCommand implements Callable<Integer> {
             description = "sequential | schema | logical-clock | writeset (default: ${DEFAULT-VALUE}).")
     String scheduler;
 
-    @Option(names = "--workers", paramLabel = "N", description = "Worker threads (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--workers", paramLabel = "N", description = "Worker threads, 0..4096 (default: ${DEFAULT-VALUE}).")
     int workers;
 
     @Option(names = "--target", paramLabel = "JDBC_URL",
@@ -66,6 +68,9 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print only the final JSON line on stdout.")
     boolean json;
 
+    @Option(names = "--verbose", description = "On failure, also print the whole cause chain with stack traces.")
+    boolean verbose;
+
     static String defaultFor(String optionName) {
         return switch (optionName) {
             case "--scheduler" -> "schema";
@@ -76,6 +81,9 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (verbose) {
+            CliLogging.verbose();
+        }
         PrintStream out = System.out;
         Path dir = Files.createTempDirectory("lanes-demo");
         Path binlog = dir.resolve(BINLOG_NAME);
@@ -87,20 +95,21 @@ public final class DemoCommand implements Callable<Integer> {
             String url = target != null ? target
                     : "jdbc:h2:mem:lanes-demo-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime())
                             + ";DB_CLOSE_DELAY=-1" + Dialect.h2RecommendedUrlOptions();
-            LanesBuilder builder = Lanes.builder().source(binlog).target(url).pipeline("demo");
+            Lanes lanes;
             try {
-                builder.scheduler(scheduler).workers(workers);
+                LanesBuilder builder = Lanes.builder().source(binlog).target(url).pipeline("demo")
+                        .scheduler(scheduler).workers(workers);
+                if (targetUser != null) {
+                    builder.targetUser(targetUser);
+                }
+                if (System.getenv(ApplyCommand.PASSWORD_ENV) != null) {
+                    builder.targetPasswordFromEnvironment(ApplyCommand.PASSWORD_ENV);
+                }
+                lanes = builder.build();
             } catch (IllegalArgumentException e) {
                 System.err.println("lanes demo: " + e.getMessage());
                 return 2;
             }
-            if (targetUser != null) {
-                builder.targetUser(targetUser);
-            }
-            if (System.getenv(ApplyCommand.PASSWORD_ENV) != null) {
-                builder.targetPasswordFromEnvironment(ApplyCommand.PASSWORD_ENV);
-            }
-            Lanes lanes = builder.build();
             if (!json) {
                 out.printf(Locale.ROOT, "Applying the bundled MariaDB 10.11 sysbench binlog (%,d bytes, 10 schemas) into %s "
                         + "with %d workers, scheduler %s%n", Files.size(binlog),
@@ -110,17 +119,23 @@ public final class DemoCommand implements Callable<Integer> {
             ApplyRun.Outcome outcome = ApplyRun.run(lanes, !json);
             Map<String, Object> summary = new LinkedHashMap<>(outcome.summary());
             if (!json) {
-                ApplyRun.printHuman(out, outcome.stats(), outcome.failure());
+                ApplyRun.printHuman(out, outcome.stats(), outcome);
             }
-            if (!outcome.ok()) {
+            if (!outcome.ok() || outcome.interrupted()) {
                 summary.put("verified", false);
                 out.println(Json.write(summary));
-                System.err.println("lanes demo: " + outcome.failure().getMessage());
-                return 1;
+                out.flush();
+                if (!outcome.ok()) {
+                    ApplyRun.printFailure("demo", outcome.failure(), verbose);
+                    return 1;
+                }
+                return outcome.interruptedExitStatus();
             }
             Dialect dialect = Dialect.forJdbcUrl(url);
             Map<String, String> actual;
-            try (Connection c = connect(url)) {
+            // the database as the pipeline opened it (an H2 URL gets its MySQL-mode settings, where the names are
+            // lower case): read back without them, H2 found no column ID
+            try (Connection c = connect(TargetUrls.asOpened(url, lanes.config().h2MysqlMode()))) {
                 actual = checksums(c, dialect, expected.keySet());
             }
             boolean verified = expected.equals(actual);

@@ -1,6 +1,7 @@
 package io.lanes.examples.cli;
 
 import io.lanes.binlog.BinlogEvent;
+import io.lanes.binlog.ColumnType;
 import io.lanes.binlog.BinlogFormatException;
 import io.lanes.binlog.BinlogReader;
 import io.lanes.binlog.BinlogReaderOptions;
@@ -12,9 +13,13 @@ import io.lanes.binlog.PreviousGtidsEvent;
 import io.lanes.binlog.Row;
 import io.lanes.binlog.RowCursor;
 import io.lanes.binlog.RowsEvent;
+import io.lanes.binlog.TableMapEvent;
 import io.lanes.binlog.TransactionPayloadEvent;
 import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -23,6 +28,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.BitSet;
 import java.util.Collection;
@@ -48,9 +54,12 @@ import picocli.CommandLine.Parameters;
             "(byte[]) are strings \"base64:<RFC 4648 base64>\"; dates, times and other values are strings. A JSON",
             "column logged as a partial update (PARTIAL_UPDATE_ROWS) is {\"partial_json_diffs\":[{operation,path,value}],",
             "\"raw\":\"base64:...\"}.",
+            "BIT(n) values are unsigned integers (a BIT(64) with every bit set is 18446744073709551615).",
             "Events inside a TRANSACTION_PAYLOAD follow it, each with \"payload_pos\" set to the payload's pos.",
             "",
-            "Exit status: 0 all files decoded, 1 bad input (one line on stderr names file and byte offset), 2 bad usage."})
+            "Exit status: 0 all files decoded, or stdout closed by its reader (lanes dump F | head: decoding stops",
+            "there), 1 bad input (one line on stderr names file and byte offset) or output that cannot be written,",
+            "2 bad usage."})
 public final class DumpCommand implements Callable<Integer> {
     @Option(names = "--no-verify-checksum", description = "Do not verify event CRC32 checksums.")
     boolean noVerifyChecksum;
@@ -61,7 +70,7 @@ public final class DumpCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(!noVerifyChecksum).build();
-        Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+        Writer out = new BufferedWriter(new OutputStreamWriter(stdout(), StandardCharsets.UTF_8), 1 << 16);
         try {
             try {
                 for (Path file : files) {
@@ -88,6 +97,9 @@ public final class DumpCommand implements Callable<Integer> {
             System.err.println("lanes dump: " + e.getMessage());
             return 1;
         } catch (IOException e) {
+            if (isBrokenPipe(e)) {
+                return 0; // the reader has what it wanted (lanes dump F | head): nothing more to decode
+            }
             System.err.println("lanes dump: cannot write output: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
@@ -95,6 +107,50 @@ public final class DumpCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * Where the lines go. The process's own stdout is written through its file descriptor: a {@link java.io.PrintStream}
+     * never throws, so over {@code System.out} a reader that went away ({@code | head}) went unnoticed and the whole
+     * input was decoded for nobody. Another stream put in {@code System.out}'s place (a caller's, a test's) is checked
+     * for errors after each write instead.
+     */
+    private static OutputStream stdout() {
+        if (LanesCli.stdoutIsTheProcesss()) {
+            System.out.flush();
+            return new FileOutputStream(FileDescriptor.out);
+        }
+        java.io.PrintStream ps = System.out;
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                ps.write(b);
+                check();
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                ps.write(b, off, len);
+                check();
+            }
+
+            @Override
+            public void flush() throws IOException {
+                check(); // checkError flushes
+            }
+
+            private void check() throws IOException {
+                if (ps.checkError()) {
+                    throw new IOException("the output stream reports an error (closed?)");
+                }
+            }
+        };
+    }
+
+    /** EPIPE as the JDK reports it on Linux and macOS ("Broken pipe") and on Windows. */
+    private static boolean isBrokenPipe(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("Broken pipe") || m.contains("pipe is being closed") || m.contains("pipe has been ended");
     }
 
     private static void writeEvent(Writer w, String file, BinlogEvent e, long payloadPos) throws IOException {
@@ -161,14 +217,34 @@ public final class DumpCommand implements Callable<Integer> {
             first = false;
             j.begin();
             if (row.before() != null) {
-                j.field("before", row.before());
+                j.field("before", unsignedBits(row.before(), rows.tableMap()));
             }
             if (row.after() != null) {
-                j.field("after", row.after());
+                j.field("after", unsignedBits(row.after(), rows.tableMap()));
             }
             j.end();
         }
         j.sb.append(']');
+    }
+
+    /**
+     * The image with its BIT values as the unsigned numbers they are. The decoder gives BIT(n) as a {@code Long} of the
+     * n bits, so a BIT(64) with its top bit set is a negative long: printed as is, all bits set read -1.
+     */
+    static List<Object> unsignedBits(List<Object> image, TableMapEvent map) {
+        if (map == null) {
+            return image;
+        }
+        List<Object> out = null;
+        for (int i = 0; i < image.size() && i < map.columns().size(); i++) {
+            if (image.get(i) instanceof Long bits && bits < 0 && map.columns().get(i).type() == ColumnType.BIT) {
+                if (out == null) {
+                    out = new ArrayList<>(image);
+                }
+                out.set(i, new BigInteger(Long.toUnsignedString(bits)));
+            }
+        }
+        return out == null ? image : out;
     }
 
     private static Object component(Record r, RecordComponent c) {
