@@ -23,8 +23,9 @@ import me.tongfei.progressbar.ProgressBarStyle;
  *
  * <p>Ctrl-C (SIGINT) or SIGTERM stops the pipeline gracefully ({@link StopSignals}): reading stops after the current
  * transaction, everything read is committed and checkpointed, and the command prints its summary and its one JSON line
- * (status {@code stopped}) before it exits; a second signal aborts (nothing more is committed; the checkpoints still
- * make the next run exact). Where the signals cannot be handled, a shutdown hook still stops the pipeline gracefully.
+ * (status {@code stopped}) before it exits; a second signal aborts (status {@code aborted}: nothing more is committed;
+ * the checkpoints still make the next run exact). Where the signals cannot be handled, a shutdown hook still stops the
+ * pipeline gracefully.
  */
 final class ApplyRun {
     private ApplyRun() {
@@ -123,7 +124,9 @@ final class ApplyRun {
             }
         }
         int interrupted = failure == null && !reachedEnd && signals.received() > 0 ? signals.interruptedExitStatus() : 0;
-        return new Outcome(stats, failure, interrupted, summary(lanes.config(), stats, failure, interrupted != 0));
+        String status = failure != null ? "failed" : interrupted == 0 ? "ok"
+                : signals.received() > 1 ? "aborted" : "stopped";
+        return new Outcome(stats, failure, interrupted, summary(lanes.config(), stats, failure, status));
     }
 
     private static ProgressBar progressBar(Lanes lanes) {
@@ -144,9 +147,9 @@ final class ApplyRun {
     }
 
     /** The summary fields every apply-like command prints as its last JSON line. */
-    static Map<String, Object> summary(LanesConfig config, LanesStats s, LanesException failure, boolean stopped) {
+    static Map<String, Object> summary(LanesConfig config, LanesStats s, LanesException failure, String status) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("status", failure != null ? "failed" : stopped ? "stopped" : "ok");
+        m.put("status", status);
         if (failure != null) {
             m.put("error", failure.getMessage());
             m.put("failed_position", failure.position());
@@ -196,7 +199,8 @@ final class ApplyRun {
      * stderr.
      */
     static void printHuman(PrintStream out, LanesStats s, Outcome outcome) {
-        String verdict = !outcome.ok() ? "FAILED" : outcome.interrupted() ? "stopped" : "applied";
+        String verdict = !outcome.ok() ? "FAILED" : outcome.interrupted() ? (String) outcome.summary().get("status")
+                : "applied";
         out.printf(Locale.ROOT, "%s: %,d transactions (%,d rows, %,d events) in %.2f s = %,.0f tx/s%s%n",
                 verdict, s.transactions(), s.rows(), s.events(), s.seconds(),
                 s.transactionsPerSecond(),
@@ -212,8 +216,10 @@ final class ApplyRun {
             }
         }
         if (outcome.interrupted() && outcome.ok()) {
-            out.println("  stopped before the end: everything read was committed and checkpointed; run the same command"
-                    + " again to resume at " + s.sourcePosition());
+            out.println(verdict.equals("aborted")
+                    ? "  aborted before the end: what was committed is checkpointed; run the same command again to resume"
+                    : "  stopped before the end: everything read was committed and checkpointed; run the same command"
+                            + " again to resume after " + s.sourcePosition());
         }
     }
 
