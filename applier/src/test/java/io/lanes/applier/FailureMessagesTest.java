@@ -41,6 +41,12 @@ class FailureMessagesTest {
                 "the same without its GTID at bin.000002:579 at bin.000002:5790", "bin.000002:579 gtid=0-1-3"),
                 "only the position's own mentions go (a longer offset stays)");
 
+        assertEquals("cannot apply the statement: reason", FailureMessages.withoutPosition(
+                "cannot apply the statement at bin.000002:579 gtid=0-1-3: reason", "bin.000002:579 gtid=0-1-3"));
+        String mysql = "bin.000009:4 gtid=3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5";
+        assertEquals("refused on t: reason; also at " + mysql + ":7", FailureMessages.withoutPosition(
+                "refused at " + mysql + " on t: reason; also at " + mysql + ":7", mysql), "a longer GTID set stays");
+
         assertEquals("NullPointerException", FailureMessages.describe(new NullPointerException()));
         assertEquals("IllegalStateException: broken", FailureMessages.describe(
                 new RuntimeException(new IllegalStateException("broken"))).replace("java.lang.", ""));

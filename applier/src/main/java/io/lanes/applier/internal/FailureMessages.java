@@ -20,8 +20,11 @@ import java.util.regex.Pattern;
 public final class FailureMessages {
     /** Causes followed at most; a chain deeper than this is cut (its stack trace still has it all). */
     private static final int MAX_DEPTH = 8;
-    /** After a position: not more of an offset or a GTID (bin.1:579 is not bin.1:5790). */
-    private static final String NOT_CONTINUED = "(?![0-9A-Za-z,:-])";
+    /**
+     * After a position: not more of an offset or of a GTID (bin.1:579 is not bin.1:5790, 0-1-3 not 0-1-30, uuid:1-5 not
+     * uuid:1-5:7); a ": " that goes on with the message is not part of it.
+     */
+    private static final String NOT_CONTINUED = "(?![0-9A-Za-z,-]|:[0-9A-Za-z])";
 
     private FailureMessages() {
     }
@@ -66,7 +69,9 @@ public final class FailureMessages {
         String out = message.replaceAll(Pattern.quote(" at " + position) + NOT_CONTINUED, "");
         int gtid = position.indexOf(" gtid=");
         if (gtid > 0) {
-            out = out.replaceAll(Pattern.quote(" at " + position.substring(0, gtid)) + NOT_CONTINUED, "");
+            // the file and offset alone, where a layer names no GTID (and not the start of another GTID's mention)
+            String fileAndOffset = Pattern.quote(" at " + position.substring(0, gtid));
+            out = out.replaceAll(fileAndOffset + NOT_CONTINUED + "(?! gtid=)", "");
         }
         return out;
     }

@@ -78,7 +78,8 @@ public final class ConnectionHeadroom {
     }
 
     private static Headroom postgres(Connection c) throws SQLException {
-        String sql = "SELECT current_setting('max_connections')::int, current_setting('superuser_reserved_connections')::int,"
+        String sql = "SELECT current_setting('max_connections')::int,"
+                + " current_setting('superuser_reserved_connections')::int,"
                 + " COALESCE(current_setting('reserved_connections', true), '0')::int, r.rolsuper, r.rolconnlimit,"
                 + " d.datconnlimit,"
                 + " (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'),"
