@@ -2,19 +2,16 @@ package io.lanes.applier;
 
 import io.lanes.applier.checkpoint.FileCheckpointStore;
 import io.lanes.applier.internal.FailureMessages;
-import io.lanes.applier.internal.SourceFiles;
 import io.lanes.applier.internal.StartPrefix;
 import io.lanes.applier.checkpoint.JdbcCheckpointTable;
 import io.lanes.applier.sink.SinkTarget;
 import io.lanes.applier.jdbc.CatalogTableMetadata;
 import io.lanes.applier.jdbc.ConnectionFactory;
-import io.lanes.applier.jdbc.ConnectionHeadroom;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.JdbcTarget;
 import io.lanes.applier.jdbc.TargetUrls;
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogEventDecoder;
-import io.lanes.binlog.BinlogFormatException;
 import io.lanes.binlog.BinlogReader;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.BinlogTransaction;
@@ -185,9 +182,9 @@ public final class Lanes implements AutoCloseable {
                 throw new IllegalStateException("a pipeline starts once (state " + state + "); build a new one to resume");
             }
             for (Path f : config.sourceFiles) { // none for a live source
-                String unusable = SourceFiles.unusable(f);
+                LanesException unusable = StartChecks.sourceFile(f);
                 if (unusable != null) {
-                    throw failStart(new LanesException(unusable, f + ":0", null));
+                    throw failStart(unusable);
                 }
             }
             ApplierFactory<SourceTransaction> factory;
@@ -212,11 +209,9 @@ public final class Lanes implements AutoCloseable {
                 mapping = config.mapping;
             } else {
                 JdbcTarget jdbc = jdbcTarget(config);
-                String shortfall = ConnectionHeadroom.shortfall(jdbc.connections(), jdbc.dialect(), config.workers,
-                        connectionsNeeded(config.workers));
-                if (shortfall != null) {
-                    throw failStart(new LanesException("cannot start on " + config.targetDescription() + ": "
-                            + shortfall, null, null));
+                LanesException tooFewConnections = StartChecks.connections(config, jdbc);
+                if (tooFewConnections != null) {
+                    throw failStart(tooFewConnections);
                 }
                 skippedByErrorPolicy = jdbc::transactionsSkippedByErrorPolicy;
                 factory = jdbc.applierFactory();
@@ -240,13 +235,11 @@ public final class Lanes implements AutoCloseable {
                 throw failStart(new LanesException("cannot start on " + config.targetDescription() + ": "
                         + describe(ex) + tlsHint, null, ex));
             }
-            if (config.sourceClient != null && config.sourceStart == null && rp.position() == null) {
-                stopQuietly(e);
+            LanesException noStart = StartChecks.liveStart(config, rp);
+            if (noStart != null) {
+                StartChecks.stopQuietly(e);
                 closeMetadata();
-                throw failStart(new LanesException("the target holds no checkpoint of pipeline '" + config.pipeline
-                        + "' to resume from, and no start was given for this fresh target: give one ("
-                        + LanesConfig.Option.SOURCE_START.key() + ": file:NAME:POS, mariadb-gtid:POS or mysql-gtid:SET)"
-                        + " or the pipeline name of the run that wrote it", null, null));
+                throw failStart(noStart);
             }
             engine = e;
             recoveryPoint = rp;
@@ -259,24 +252,6 @@ public final class Lanes implements AutoCloseable {
             reader.setDaemon(true);
             reader.start();
             return rp;
-        }
-    }
-
-    /**
-     * Target connections a JDBC pipeline holds at most: one per worker (one applier on the reading thread without
-     * workers), the checkpoint thread's and the table metadata's (the reading thread's catalog connection).
-     */
-    static int connectionsNeeded(int workers) {
-        return Math.max(1, workers) + 2;
-    }
-
-    private static void stopQuietly(Engine<SourceTransaction> e) {
-        try {
-            e.stop();
-        } catch (RuntimeException nothingWasApplied) {
-            // nothing was submitted: there is nothing to report beyond the reason the start fails
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -842,28 +817,10 @@ public final class Lanes implements AutoCloseable {
         }
     }
 
-    /**
-     * The failure as the one {@link LanesException} callers see: "pipeline 'P' failed at POSITION: what", naming the
-     * position once (the inner layers' own " at POSITION" is dropped); bad input names its file and byte offset the
-     * decoder's way. The original exception is the cause, for stack traces.
-     */
+    /** The failure as the one {@link LanesException} callers see (see {@link FailureMessages#asLanesException}). */
     private LanesException asLanesException(Throwable f) {
-        if (f instanceof LanesException le) {
-            return new LanesException(le.getMessage(), le.position(), le);
-        }
-        String prefix = "pipeline '" + config.pipeline + "' failed";
-        if (f instanceof BinlogFormatException b) {
-            // its message starts with "FILE at byte offset N": the position in the decoder's words
-            return new LanesException(prefix + ": " + describe(f), b.source() + ":" + b.offset(), f);
-        }
-        String position;
-        if (f instanceof ApplierFailedException a) {
-            position = a.failedPosition();
-        } else {
-            position = currentPosition != null ? currentPosition : sourcePosition;
-        }
-        String what = FailureMessages.withoutPosition(describe(f), position);
-        return new LanesException(prefix + (position == null ? "" : " at " + position) + ": " + what, position, f);
+        return FailureMessages.asLanesException(config.pipeline, f,
+                currentPosition != null ? currentPosition : sourcePosition);
     }
 
     private static String baseName(String file) {

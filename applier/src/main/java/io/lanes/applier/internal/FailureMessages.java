@@ -1,5 +1,8 @@
 package io.lanes.applier.internal;
 
+import io.lanes.applier.LanesException;
+import io.lanes.binlog.BinlogFormatException;
+import io.lanes.core.ApplierFailedException;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
@@ -27,6 +30,28 @@ public final class FailureMessages {
     private static final String NOT_CONTINUED = "(?![0-9A-Za-z,-]|:[0-9A-Za-z])";
 
     private FailureMessages() {
+    }
+
+    /**
+     * A pipeline's failure as the one {@code LanesException} its callers see: "pipeline 'P' failed at POSITION: what",
+     * naming the position once (the inner layers' own " at POSITION" dropped); undecodable input names its file and
+     * byte offset the decoder's way ("pipeline 'P' failed: FILE at byte offset N: ..."); a {@code LanesException} keeps
+     * its message. The failure is the cause, for stack traces.
+     *
+     * @param readingAt where the reading thread was, for a failure that carries no position of its own (may be null)
+     */
+    public static LanesException asLanesException(String pipeline, Throwable f, String readingAt) {
+        if (f instanceof LanesException le) {
+            return new LanesException(le.getMessage(), le.position(), le);
+        }
+        String prefix = "pipeline '" + pipeline + "' failed";
+        if (f instanceof BinlogFormatException b) {
+            // its message starts with "FILE at byte offset N": the position in the decoder's words
+            return new LanesException(prefix + ": " + describe(f), b.source() + ":" + b.offset(), f);
+        }
+        String position = f instanceof ApplierFailedException a ? a.failedPosition() : readingAt;
+        String what = withoutPosition(describe(f), position);
+        return new LanesException(prefix + (position == null ? "" : " at " + position) + ": " + what, position, f);
     }
 
     /**

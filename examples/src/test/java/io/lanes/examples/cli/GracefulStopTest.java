@@ -125,6 +125,7 @@ class GracefulStopTest {
             try (ChildCli child = ChildCli.start(temp, "apply", "--source", source + "?file=bin.000001&pos=4",
                     "--target", url, "--workers", "3", "--server-id", "211", "--json")) {
                 awaitFile(child, db.resolveSibling("follower.mv.db"));
+                awaitReplica(child, server); // the stream flows from here on: the run has something to stop
                 Thread.sleep(1000 + random.nextInt(1500));
                 child.signal("INT");
                 int status = child.waitFor(300);
@@ -176,6 +177,17 @@ class GracefulStopTest {
         long seed = Long.getLong("lanes.stop.seed", System.nanoTime());
         System.out.println("GracefulStopTest seed " + seed + " (-Dlanes.stop.seed=" + seed + " replays it)");
         return seed;
+    }
+
+    /** Waits until the server shows the child's replication connection (its Binlog Dump thread). */
+    static void awaitReplica(ChildCli child, MariaDbServer server) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (Long.parseLong(server.sql("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                + " WHERE COMMAND LIKE 'Binlog Dump%'").trim()) == 0) {
+            assertTrue(child.process().isAlive(), "lanes ended before it followed the server: " + child.err());
+            assertTrue(System.nanoTime() < deadline, "no replication connection after 120 s: " + child.err());
+            Thread.sleep(20);
+        }
     }
 
     /** Waits until the child has created its target's file (the pipeline has started), or fails with its stderr. */

@@ -1,0 +1,61 @@
+package io.lanes.applier;
+
+import io.lanes.applier.internal.SourceFiles;
+import io.lanes.applier.jdbc.ConnectionHeadroom;
+import io.lanes.applier.jdbc.JdbcTarget;
+import io.lanes.core.Engine;
+import io.lanes.core.RecoveryPoint;
+import java.nio.file.Path;
+
+/**
+ * What {@link Lanes#start()} checks before it starts reading, each as the {@link LanesException} it throws, or null when
+ * the check passes: so that a pipeline that cannot run says why at once, before anything is applied. Stateless.
+ */
+final class StartChecks {
+    private StartChecks() {
+    }
+
+    /** A source file that cannot be read: missing, a directory, not a regular file, not readable. */
+    static LanesException sourceFile(Path file) {
+        String unusable = SourceFiles.unusable(file);
+        return unusable == null ? null : new LanesException(unusable, file + ":0", null);
+    }
+
+    /** A JDBC target that accepts fewer connections than the pipeline holds ({@link #connectionsNeeded}). */
+    static LanesException connections(LanesConfig config, JdbcTarget jdbc) {
+        String shortfall = ConnectionHeadroom.shortfall(jdbc.connections(), jdbc.dialect(), config.workers,
+                connectionsNeeded(config.workers));
+        return shortfall == null ? null
+                : new LanesException("cannot start on " + config.targetDescription() + ": " + shortfall, null, null);
+    }
+
+    /**
+     * Target connections a JDBC pipeline holds at most: one per worker (one applier on the reading thread without
+     * workers), the checkpoint thread's and the table metadata's (the reading thread's catalog connection).
+     */
+    static int connectionsNeeded(int workers) {
+        return Math.max(1, workers) + 2;
+    }
+
+    /** A live source with no start of its own on a target that holds no checkpoint of the pipeline: nowhere to start. */
+    static LanesException liveStart(LanesConfig config, RecoveryPoint recovered) {
+        if (config.sourceClient == null || config.sourceStart != null || recovered.position() != null) {
+            return null;
+        }
+        return new LanesException("the target holds no checkpoint of pipeline '" + config.pipeline + "' to resume "
+                + "from, and no start was given for this fresh target: give one (" + LanesConfig.Option.SOURCE_START.key()
+                + ": file:NAME:POS, mariadb-gtid:POS or mysql-gtid:SET) or the pipeline name of the run that wrote it",
+                null, null);
+    }
+
+    /** Stops an engine that was started but given nothing, for a start that fails after all. */
+    static void stopQuietly(Engine<SourceTransaction> e) {
+        try {
+            e.stop();
+        } catch (RuntimeException nothingWasApplied) {
+            // nothing was submitted: there is nothing to report beyond the reason the start fails
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
