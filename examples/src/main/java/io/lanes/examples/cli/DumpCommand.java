@@ -69,6 +69,11 @@ public final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String unusable = SourceFileCheck.firstUnusable(files);
+        if (unusable != null) {
+            System.err.println("lanes dump: " + unusable);
+            return 1;
+        }
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(!noVerifyChecksum).build();
         Writer out = new BufferedWriter(new OutputStreamWriter(stdout(), StandardCharsets.UTF_8), 1 << 16);
         try {

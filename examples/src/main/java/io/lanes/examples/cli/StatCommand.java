@@ -74,6 +74,11 @@ public final class StatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String unusable = SourceFileCheck.firstUnusable(files);
+        if (unusable != null) {
+            System.err.println("lanes stat: " + unusable);
+            return 1;
+        }
         Stats stats;
         try {
             stats = analyse(files, !noVerifyChecksum);

@@ -150,6 +150,15 @@ class CliRoughEdgesTest {
         Result missing = DumpCommandTest.run("apply", "--source", dir.resolve("nope.000001").toString(), "--target",
                 "jdbc:h2:mem:" + unique("missing"));
         assertTrue(missing.err().contains("nope.000001 does not exist"), missing.err());
+        for (String command : new String[] {"dump", "stat"}) {
+            Result d = DumpCommandTest.run(command, dir.toString());
+            assertEquals(1, d.code(), command);
+            assertEquals("lanes " + command + ": source " + dir + " is a directory", d.err().substring(0,
+                    d.err().indexOf(", not a binlog file")), command + ": " + d.err());
+            Result m = DumpCommandTest.run(command, dir.resolve("nope.000001").toString());
+            assertEquals("lanes " + command + ": source file " + dir.resolve("nope.000001") + " does not exist\n",
+                    m.err(), command);
+        }
     }
 
     @Test
