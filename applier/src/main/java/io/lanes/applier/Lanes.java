@@ -231,9 +231,7 @@ public final class Lanes implements AutoCloseable {
                 rp = e.start();
             } catch (RuntimeException ex) {
                 closeMetadata();
-                String tlsHint = config.targetUrl == null ? "" : config.targetTls.connectFailureHint(config.targetUrl, ex);
-                throw failStart(new LanesException("cannot start on " + config.targetDescription() + ": "
-                        + describe(ex) + tlsHint, null, ex));
+                throw failStart(StartChecks.cannotStart(config, ex));
             }
             LanesException noStart = StartChecks.liveStart(config, rp);
             if (noStart != null) {

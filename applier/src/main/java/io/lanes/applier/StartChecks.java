@@ -1,11 +1,15 @@
 package io.lanes.applier;
 
+import io.lanes.applier.internal.FailureMessages;
 import io.lanes.applier.internal.SourceFiles;
 import io.lanes.applier.jdbc.ConnectionHeadroom;
+import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.JdbcTarget;
 import io.lanes.core.Engine;
 import io.lanes.core.RecoveryPoint;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 
 /**
  * What {@link Lanes#start()} checks before it starts reading, each as the {@link LanesException} it throws, or null when
@@ -21,12 +25,30 @@ final class StartChecks {
         return unusable == null ? null : new LanesException(unusable, file + ":0", null);
     }
 
-    /** A JDBC target that accepts fewer connections than the pipeline holds ({@link #connectionsNeeded}). */
+    /**
+     * A JDBC target that accepts fewer connections than the pipeline holds ({@link #connectionsNeeded}), or none at
+     * all: the connection that asks is the pipeline's first, and its failure is the start's.
+     */
     static LanesException connections(LanesConfig config, JdbcTarget jdbc) {
-        String shortfall = ConnectionHeadroom.shortfall(jdbc.connections(), jdbc.dialect(), config.workers,
-                connectionsNeeded(config.workers));
+        if (jdbc.dialect().kind() == Dialect.Kind.H2) {
+            return null;
+        }
+        String shortfall;
+        try (Connection c = jdbc.connections().open()) {
+            shortfall = ConnectionHeadroom.shortfall(c, jdbc.dialect(), config.workers,
+                    connectionsNeeded(config.workers));
+        } catch (SQLException | RuntimeException e) {
+            return cannotStart(config, e);
+        }
         return shortfall == null ? null
                 : new LanesException("cannot start on " + config.targetDescription() + ": " + shortfall, null, null);
+    }
+
+    /** The target could not be reached, or its checkpoints not read: with a hint when TLS may be why. */
+    static LanesException cannotStart(LanesConfig config, Exception e) {
+        String tlsHint = config.targetUrl == null ? "" : config.targetTls.connectFailureHint(config.targetUrl, e);
+        return new LanesException("cannot start on " + config.targetDescription() + ": "
+                + FailureMessages.describe(e) + tlsHint, null, e);
     }
 
     /**

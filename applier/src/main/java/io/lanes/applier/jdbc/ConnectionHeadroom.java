@@ -40,17 +40,15 @@ public final class ConnectionHeadroom {
 
     /**
      * Why a pipeline that needs {@code needed} connections cannot start on this target, in one sentence, or null when
-     * it can or when the target does not tell (H2, a failing connection, a user without the rights to look: the start
-     * then proceeds and reports whatever happens).
+     * it can or when the target does not tell (H2; a user without the rights to look: the start then proceeds and
+     * reports whatever happens).
      *
+     * @param c a connection to the target, counted as free (the caller closes it before the pipeline starts)
      * @param workers the configured worker count, named in the message
      */
-    public static String shortfall(ConnectionFactory connections, Dialect dialect, int workers, int needed) {
-        if (dialect.kind() == Dialect.Kind.H2) {
-            return null;
-        }
+    public static String shortfall(Connection c, Dialect dialect, int workers, int needed) {
         Headroom h;
-        try (Connection c = connections.open()) {
+        try {
             h = of(c, dialect);
         } catch (SQLException | RuntimeException e) {
             LOG.debug("the target's connection limit is unknown ({}); starting without the check", e.toString());
