@@ -13,9 +13,11 @@ import org.slf4j.LoggerFactory;
  * Decides, before a transaction is handed to the engine, whether each statement the source logged as text goes to the
  * target: the schema filters apply to statements as they do to rows, and account management never runs unless asked.
  *
- * <p>A statement's schemas are its default database (unless it is a CREATE/ALTER/DROP DATABASE, which needs none) and
- * every schema its text names ({@link StatementScope}); a qualifier {@code x.} in a position the reader does not know
- * counts too when the mapping renames {@code x}. Then: no schema (e.g. {@code FLUSH TABLES}), or all of them included:
+ * <p>A statement's schemas: for DDL the parser understands (CREATE/ALTER/DROP DATABASE and TABLE, indexes, RENAME,
+ * TRUNCATE), the schemas of the tables or the database it acts on (a table the text does not qualify is in the default
+ * database); for any other statement, its default database (unless it is a CREATE/ALTER/DROP DATABASE, which needs none)
+ * and every schema its text names ({@link StatementScope}), a qualifier {@code x.} in a position the reader does not know
+ * counting too when the mapping renames {@code x}. Then: no schema (e.g. {@code FLUSH TABLES}), or all of them included:
  * applied; none included: filtered (counted, like the rows of an excluded table); some included and some not: the
  * statement cannot be applied in part, and the pipeline stops at it naming both sets (a documented refusal, never a
  * guess). Account management (users, roles, grants, passwords, server definitions, FLUSH PRIVILEGES) is skipped, logged
@@ -96,6 +98,26 @@ public final class StatementFilter {
      */
     public Set<String> schemasOf(SourceStatement statement, StatementScope scope) {
         Set<String> schemas = new LinkedHashSet<>();
+        if (scope.kind() == StatementScope.Kind.OTHER || scope.kind() == StatementScope.Kind.DATABASE) {
+            try {
+                // DDL the parser understands names exactly the tables (or database) it acts on, each qualified by the
+                // default database where the text leaves it out: the default database itself plays no other part.
+                MySqlDdl.Statement parsed = MySqlDdlParser.parse(statement.sql(), statement.defaultSchema(),
+                        statement.sqlMode());
+                String database = DdlStatements.schemaOf(parsed);
+                if (database != null) {
+                    schemas.add(database);
+                }
+                for (MySqlDdl.TableName t : DdlStatements.tablesOf(parsed)) {
+                    schemas.add(t.schema());
+                }
+                if (!schemas.isEmpty()) {
+                    return schemas;
+                }
+            } catch (DdlSyntaxException notDdlItKnows) {
+                // read from its tokens below
+            }
+        }
         if (statement.defaultSchema() != null && scope.kind() != StatementScope.Kind.DATABASE
                 && scope.kind() != StatementScope.Kind.ACCOUNT_MANAGEMENT) {
             schemas.add(statement.defaultSchema());
