@@ -109,7 +109,9 @@ public final class MySqlDdlHandler implements DdlHandler {
         } catch (IllegalArgumentException unmapped) {
             throw new UnsupportedDdlException(statement, unmapped.getMessage(), unmapped);
         }
-        if (kind == StatementScope.Kind.CREATE_TRIGGER && policy.triggers() == StatementPolicy.Triggers.GUARD) {
+        boolean guarded = kind == StatementScope.Kind.CREATE_TRIGGER
+                && policy.triggers() == StatementPolicy.Triggers.GUARD;
+        if (guarded) {
             guardTrigger(statement, tokens, edits);
         }
         String sqlToRun = edits.apply();
@@ -151,8 +153,12 @@ public final class MySqlDdlHandler implements DdlHandler {
                 executed.add(sql);
             }
             try {
-                DdlStatements.execute(target, sqlToRun);
-                executed.add(sqlToRun);
+                if (guarded) {
+                    executeGuardedTrigger(target, statement, tokens, edits, executed);
+                } else {
+                    DdlStatements.execute(target, sqlToRun);
+                    executed.add(sqlToRun);
+                }
             } catch (SQLException e) {
                 if (!DdlStatements.alreadyApplied(dialect, e, sqlToRun)) {
                     throw e;
@@ -290,6 +296,80 @@ public final class MySqlDdlHandler implements DdlHandler {
         edits.replace(tokens.get(body).offset(), tokens.get(body).offset(),
                 "IF " + APPLYING_ROWS_VARIABLE + " IS NULL THEN ");
         edits.replace(tokens.get(last).end(), tokens.get(last).end(), "; END IF");
+    }
+
+    /**
+     * Creates a guarded trigger. A guarded trigger is invoked for every row Lanes applies (its body then does nothing),
+     * and MariaDB and MySQL refuse to invoke a trigger whose DEFINER does not exist ("The user specified as a definer
+     * does not exist", 1449): when the target says so as it creates the trigger, the trigger is created again with
+     * {@code DEFINER=CURRENT_USER}, with a warning, rather than make every later row of its table fail.
+     */
+    private void executeGuardedTrigger(Connection target, SourceStatement statement, List<SqlToken> tokens,
+            TextEdits edits, List<String> executed) throws SQLException {
+        String sql = edits.apply();
+        boolean definerMissing = false;
+        try (java.sql.Statement s = target.createStatement()) {
+            s.setEscapeProcessing(false);
+            s.execute(sql);
+            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+                definerMissing |= w.getErrorCode() == ER_NO_SUCH_USER;
+            }
+        }
+        executed.add(sql);
+        int[] definer = definerRange(tokens);
+        String name = triggerName(tokens);
+        if (!definerMissing || definer == null || name == null) {
+            return;
+        }
+        edits.replace(definer[0], definer[1], "DEFINER=CURRENT_USER");
+        String again = edits.apply();
+        String drop = "DROP TRIGGER " + name;
+        DdlStatements.execute(target, drop);
+        DdlStatements.execute(target, again);
+        executed.add(drop);
+        executed.add(again);
+        LOG.warn("trigger{}: its definer ({}) does not exist on the target, which would refuse every row of its table "
+                + "(a guarded trigger runs for each row Lanes applies): created with DEFINER=CURRENT_USER instead: {}",
+                at(statement), statement.sql().substring(definer[0], definer[1]), statement.abbreviated());
+    }
+
+    /** MySQL/MariaDB: the user named as a definer does not exist (a note when a trigger is created, an error when run). */
+    private static final int ER_NO_SUCH_USER = 1449;
+
+    /** The character range of {@code DEFINER = user} in a CREATE ... TRIGGER, or null when it has none. */
+    private static int[] definerRange(List<SqlToken> tokens) {
+        for (int i = 0; i + 2 < tokens.size(); i++) {
+            if (tokens.get(i).is("TRIGGER")) {
+                return null;
+            }
+            if (tokens.get(i).is("DEFINER") && tokens.get(i + 1).isSymbol("=")) {
+                int last = i + 2;
+                while (last + 1 < tokens.size() && !tokens.get(last + 1).is("TRIGGER")
+                        && !tokens.get(last + 1).is("SQL")) {
+                    last++;
+                }
+                return new int[] {tokens.get(i).offset(), tokens.get(last).end()};
+            }
+        }
+        return null;
+    }
+
+    /** The trigger's name as written after TRIGGER, schema renamed ({@code `s`.`t`} or {@code `t`}), or null. */
+    private String triggerName(List<SqlToken> tokens) {
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            if (tokens.get(i).is("TRIGGER")) {
+                SqlToken first = tokens.get(i + 1);
+                if (!first.isName()) {
+                    return null;
+                }
+                if (i + 3 < tokens.size() && tokens.get(i + 2).isSymbol(".") && tokens.get(i + 3).isName()) {
+                    return dialect.quoteIdentifier(mapping.targetSchema(first.text())) + "."
+                            + dialect.quoteIdentifier(tokens.get(i + 3).text());
+                }
+                return dialect.quoteIdentifier(first.text());
+            }
+        }
+        return null;
     }
 
     private TargetCollations collations(Connection target) throws SQLException {
