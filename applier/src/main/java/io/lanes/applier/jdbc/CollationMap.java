@@ -44,7 +44,7 @@ public final class CollationMap {
     };
 
     static {
-        Map<Integer, String> ids = new LinkedHashMap<>();
+        Map<Integer, String> ids = new java.util.TreeMap<>();
         ids.put(76, "utf8mb3_tolower_ci");
         ids.put(248, "gb18030_chinese_ci");
         ids.put(249, "gb18030_bin");
@@ -197,7 +197,6 @@ public final class CollationMap {
         out.add("utf8mb4_uca1400_nopad_" + sensitivity);
         if (sensitivity.equals("ai_ci")) {
             if (language != null && !language.isEmpty()) {
-                out.add("utf8mb4_" + language + "_520_ci");
                 out.add("utf8mb4_" + language + "_ci");
             }
             out.add("utf8mb4_unicode_520_nopad_ci");
