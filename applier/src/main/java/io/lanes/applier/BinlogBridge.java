@@ -146,8 +146,8 @@ public final class BinlogBridge {
         Set<Long> keys = new LinkedHashSet<>();
         boolean keysUsable = true;
         boolean statements = false;
-        boolean[] foreignKeyChecksOff = {false};
-        ConstraintChecks[] checks = {ConstraintChecks.ON};
+        boolean foreignKeyChecksOff = false;
+        ConstraintChecks checks = ConstraintChecks.ON;
         Instant commitTime = null;
         Long insertId = null;
         Long lastInsertId = null;
@@ -184,11 +184,11 @@ public final class BinlogBridge {
             } else if (e instanceof RowsEvent r) {
                 if (r.tableMap() != null && mapping.includesTable(r.schema(), r.table())) {
                     ConstraintChecks c = ConstraintChecks.ofRowsEventFlags(r.flags());
-                    if (!c.equals(checks[0])) {
+                    if (!c.equals(checks)) {
                         changes.add(c);
-                        checks[0] = c;
+                        checks = c;
                     }
-                    foreignKeyChecksOff[0] |= !c.foreignKeys();
+                    foreignKeyChecksOff |= !c.foreignKeys();
                 }
                 keysUsable &= rows(r, position, changes, keys);
             }
@@ -204,7 +204,7 @@ public final class BinlogBridge {
         if (clock != null) {
             b.logicalClock(clock);
         }
-        if (statements || t.isDdl() || foreignKeyChecksOff[0] && foreignKeyChecksOffRunsAlone) {
+        if (statements || t.isDdl() || foreignKeyChecksOff && foreignKeyChecksOffRunsAlone) {
             b.barrier(true);
         } else if (keysUsable && !keys.isEmpty()) {
             long[] k = new long[keys.size()];

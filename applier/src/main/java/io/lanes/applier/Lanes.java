@@ -442,21 +442,14 @@ public final class Lanes implements AutoCloseable {
         // the file.
         TransactionAssembler assembler = new TransactionAssembler();
         SourceOrderGuard order = new SourceOrderGuard();
-        boolean firstHistory = true; // the first file's GTID history (GTID_LIST or PREVIOUS_GTIDS) not seen yet
         try (BinlogReader in = BinlogReader.open(config.sourceFiles, options)) {
             BinlogEvent event;
             while (!stopRequested && (event = in.next()) != null) {
                 if (event instanceof PreviousGtidsEvent p) {
-                    if (firstHistory && transactionsSkipped + transactionsRead == 0 && p.gtidSet().isBlank()) {
-                        resume.inputStartsAtSourceStart();
-                    }
-                    firstHistory = false;
+                    resume.sourceHistory(p.gtidSet().isBlank());
                     bridge.previousGtids(p);
                 } else if (event instanceof MariaGtidListEvent l) {
-                    if (firstHistory && transactionsSkipped + transactionsRead == 0 && l.gtids().isEmpty()) {
-                        resume.inputStartsAtSourceStart();
-                    }
-                    firstHistory = false;
+                    resume.sourceHistory(l.gtids().isEmpty());
                     bridge.mariaGtidList(l);
                 }
                 assembler.accept(event, in.currentSource());
@@ -820,13 +813,8 @@ public final class Lanes implements AutoCloseable {
                 skippedByErrorPolicy.getAsLong(), es, statementStats());
     }
 
-    /** The bridge's counts (filtered, account statements) with the target's (triggers, definitions). */
     private StatementStats statementStats() {
-        StatementStats read = statementCounters.snapshot();
-        JdbcTarget jdbc = jdbcTarget;
-        return jdbc == null ? read : new StatementStats(read.accountStatementsSkipped(), read.statementsFiltered(),
-                read.triggersNotCreated() + jdbc.triggersNotCreated(),
-                read.definitionsNotTranslated() + jdbc.definitionsNotTranslated());
+        return statementCounters.snapshot(jdbcTarget);
     }
 
     private void closeMetadata() {

@@ -22,6 +22,7 @@ final class ResumeCursor {
     private final long lowWaterMark;
     private boolean passing;
     private boolean inputStartsAtSourceStart;
+    private boolean historySeen;
     private long passed;
 
     ResumeCursor(RecoveryPoint from) {
@@ -35,9 +36,16 @@ final class ResumeCursor {
         return passing;
     }
 
-    /** Takes note that the input's first file starts at the source's first transaction (no GTID history before it). */
-    void inputStartsAtSourceStart() {
-        inputStartsAtSourceStart = true;
+    /**
+     * Takes note of a GTID history event (MariaDB GTID_LIST, MySQL PREVIOUS_GTIDS) read between transactions: the first
+     * one, before any transaction, says whether the input starts at the source's first transaction (empty: nothing
+     * was logged before it).
+     */
+    void sourceHistory(boolean empty) {
+        if (!historySeen && passed == 0 && empty) {
+            inputStartsAtSourceStart = true;
+        }
+        historySeen = true;
     }
 
     /**

@@ -32,7 +32,19 @@ public final class StatementCounters {
 
     /** A snapshot (each count read once, not all at one instant). */
     public StatementStats snapshot() {
-        return new StatementStats(accountStatementsSkipped.sum(), statementsFiltered.sum(), triggersNotCreated.sum(),
-                definitionsNotTranslated.sum());
+        return snapshot(null);
+    }
+
+    /** A snapshot with the counts of a JDBC target's DDL handler added (null: none). */
+    public StatementStats snapshot(io.lanes.applier.jdbc.JdbcTarget target) {
+        long account = accountStatementsSkipped.sum();
+        long triggers = triggersNotCreated.sum();
+        long definitions = definitionsNotTranslated.sum();
+        if (target != null) {
+            account += target.accountStatementsNotRun();
+            triggers += target.triggersNotCreated();
+            definitions += target.definitionsNotTranslated();
+        }
+        return new StatementStats(account, statementsFiltered.sum(), triggers, definitions);
     }
 }

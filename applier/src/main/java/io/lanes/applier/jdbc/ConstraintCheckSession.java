@@ -57,7 +57,14 @@ final class ConstraintCheckSession {
                     + ", unique_checks = " + (wanted.uniqueKeys() ? 1 : 0));
             case POSTGRESQL -> {
                 if (wanted.foreignKeys() != applied.foreignKeys()) {
-                    execute(c, "SET session_replication_role = " + (wanted.foreignKeys() ? "DEFAULT" : "replica"));
+                    try {
+                        execute(c, "SET session_replication_role = " + (wanted.foreignKeys() ? "DEFAULT" : "replica"));
+                    } catch (SQLException e) {
+                        throw new SQLException("the source wrote these rows with foreign_key_checks=0, and PostgreSQL "
+                                + "turns foreign keys off only with session_replication_role = replica, which needs a "
+                                + "superuser or (PostgreSQL 15+) GRANT SET ON PARAMETER session_replication_role: "
+                                + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+                    }
                 }
             }
             case H2 -> {

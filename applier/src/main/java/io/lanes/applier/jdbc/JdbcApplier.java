@@ -108,6 +108,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     /** Trigger statements and untranslatable definitions the DDL handler passed over in the open batch. */
     private int triggersNotCreatedInBatch;
     private int definitionsNotTranslatedInBatch;
+    private int accountStatementsNotRunInBatch;
 
     JdbcApplier(JdbcTarget target, int workerId) {
         this.target = target;
@@ -253,8 +254,9 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         switch (kind) {
             case CREATE_TRIGGER, DROP_TRIGGER -> triggersNotCreatedInBatch++;
             case PROGRAM -> definitionsNotTranslatedInBatch++;
+            case ACCOUNT_MANAGEMENT -> accountStatementsNotRunInBatch++;
             default -> {
-                // filtered by the mapping's table filters, or account management: counted where decided
+                // excluded by the mapping's table filters: a table's rows are not counted either
             }
         }
     }
@@ -605,10 +607,12 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
         appliedSinceCommit = 0;
         restoreChecks();
-        if (triggersNotCreatedInBatch + definitionsNotTranslatedInBatch > 0) {
-            target.countStatementsNotApplied(triggersNotCreatedInBatch, definitionsNotTranslatedInBatch);
+        if (triggersNotCreatedInBatch + definitionsNotTranslatedInBatch + accountStatementsNotRunInBatch > 0) {
+            target.countStatementsNotApplied(triggersNotCreatedInBatch, definitionsNotTranslatedInBatch,
+                    accountStatementsNotRunInBatch);
             triggersNotCreatedInBatch = 0;
             definitionsNotTranslatedInBatch = 0;
+            accountStatementsNotRunInBatch = 0;
         }
         if (!skippedInBatch.isEmpty()) {
             target.countSkipped(skippedInBatch.size());
@@ -663,6 +667,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         appliedSinceCommit = 0;
         triggersNotCreatedInBatch = 0;
         definitionsNotTranslatedInBatch = 0;
+        accountStatementsNotRunInBatch = 0;
         if (connection == null) {
             return;
         }

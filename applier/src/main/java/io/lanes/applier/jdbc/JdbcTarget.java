@@ -33,6 +33,8 @@ public final class JdbcTarget {
     private final TargetErrorPolicy errorPolicy;
     private final java.util.concurrent.atomic.LongAdder skipped = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder triggersNotCreated = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder accountStatementsNotRun =
+            new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder definitionsNotTranslated =
             new java.util.concurrent.atomic.LongAdder();
     private final io.lanes.applier.ddl.StatementPolicy statementPolicy;
@@ -150,9 +152,15 @@ public final class JdbcTarget {
         return definitionsNotTranslated.sum();
     }
 
-    void countStatementsNotApplied(int triggers, int definitions) {
+    /** Account statements asked for that the DDL handler did not run (H2 and PostgreSQL never run them). */
+    public long accountStatementsNotRun() {
+        return accountStatementsNotRun.sum();
+    }
+
+    void countStatementsNotApplied(int triggers, int definitions, int accounts) {
         triggersNotCreated.add(triggers);
         definitionsNotTranslated.add(definitions);
+        accountStatementsNotRun.add(accounts);
     }
 
     int statementCacheSize() {
