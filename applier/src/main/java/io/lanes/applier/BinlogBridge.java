@@ -3,6 +3,7 @@ package io.lanes.applier;
 import io.lanes.applier.ddl.SessionVariables;
 import io.lanes.applier.ddl.SourceStatement;
 import io.lanes.applier.internal.GtidState;
+import io.lanes.applier.internal.StatementFilter;
 import io.lanes.applier.internal.WriteKeyHasher;
 import io.lanes.applier.value.EnumValue;
 import io.lanes.applier.value.SetValue;
@@ -52,6 +53,10 @@ import java.util.Set;
  *   <li>position: {@link SourcePosition} text, file and offset past the transaction and the GTID state after it.</li>
  * </ul>
  *
+ * <p>Statements pass the {@link StatementFilter} first: account management is skipped unless asked for, and the schema
+ * filters apply to statements as to rows (a statement naming included and excluded schemas stops the pipeline). A row
+ * event written with foreign key or unique checks off is preceded by a {@link ConstraintChecks} change.
+ *
  * <p>Column names come from the TABLE_MAP when the source logs them (binlog_row_metadata=FULL), else from the target's
  * catalog by position; a row event whose column count differs from the target table is an
  * {@link IllegalStateException} naming the table, the position and both counts. ENUM indexes and SET bitmasks logged
@@ -62,12 +67,29 @@ import java.util.Set;
 public final class BinlogBridge {
     private final SchemaMapping mapping;
     private final TableMetadata metadata;
+    private final StatementFilter statementFilter;
     private final GtidState gtidState = new GtidState();
     private final WriteKeyHasher hasher = new WriteKeyHasher();
+    private boolean foreignKeyChecksOffRunsAlone;
 
+    /** A bridge whose statements pass {@link StatementFilter#defaults}: account management skipped. */
     public BinlogBridge(SchemaMapping mapping, TableMetadata metadata) {
+        this(mapping, metadata, StatementFilter.defaults(mapping));
+    }
+
+    public BinlogBridge(SchemaMapping mapping, TableMetadata metadata, StatementFilter statementFilter) {
         this.mapping = Objects.requireNonNull(mapping, "mapping");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
+        this.statementFilter = Objects.requireNonNull(statementFilter, "statementFilter");
+    }
+
+    /**
+     * Makes every transaction with row changes written under foreign key checks off a barrier (it runs alone: nothing
+     * before it is uncommitted, nothing after it starts before it commits). For targets whose only way to turn the
+     * checks off reaches every session (H2's SET REFERENTIAL_INTEGRITY). Call before the first transaction.
+     */
+    public void foreignKeyChecksOffRunsAlone(boolean alone) {
+        this.foreignKeyChecksOffRunsAlone = alone;
     }
 
     public TableMetadata metadata() {
@@ -124,6 +146,8 @@ public final class BinlogBridge {
         Set<Long> keys = new LinkedHashSet<>();
         boolean keysUsable = true;
         boolean statements = false;
+        boolean foreignKeyChecksOff = false;
+        ConstraintChecks checks = ConstraintChecks.ON;
         Instant commitTime = null;
         Long insertId = null;
         Long lastInsertId = null;
@@ -138,8 +162,11 @@ public final class BinlogBridge {
                         ? SessionVariables.NONE
                         : new SessionVariables(insertId, lastInsertId, rand == null ? null : rand.seed1(),
                                 rand == null ? null : rand.seed2(), userVariables);
-                changes.add(statement(q, position, vars));
-                statements = true;
+                SourceStatement statement = statement(q, position, vars);
+                if (statementFilter.applies(statement)) {
+                    changes.add(statement);
+                    statements = true;
+                }
                 insertId = null;
                 lastInsertId = null;
                 rand = null;
@@ -155,6 +182,14 @@ public final class BinlogBridge {
             } else if (e instanceof UserVarEvent u) {
                 userVariables.put(u.name(), userVariable(u, position));
             } else if (e instanceof RowsEvent r) {
+                if (r.tableMap() != null && mapping.includesTable(r.schema(), r.table())) {
+                    ConstraintChecks c = ConstraintChecks.ofRowsEventFlags(r.flags());
+                    if (!c.equals(checks)) {
+                        changes.add(c);
+                        checks = c;
+                    }
+                    foreignKeyChecksOff |= !c.foreignKeys();
+                }
                 keysUsable &= rows(r, position, changes, keys);
             }
             if (commitTime == null && e.header().timestamp() > 0) {
@@ -169,7 +204,7 @@ public final class BinlogBridge {
         if (clock != null) {
             b.logicalClock(clock);
         }
-        if (statements || t.isDdl()) {
+        if (statements || t.isDdl() || foreignKeyChecksOff && foreignKeyChecksOffRunsAlone) {
             b.barrier(true);
         } else if (keysUsable && !keys.isEmpty()) {
             long[] k = new long[keys.size()];
@@ -250,7 +285,7 @@ public final class BinlogBridge {
                         : v.hrnowMicroseconds() != null ? v.hrnowMicroseconds() * 1000L : 0);
         return new SourceStatement(q.sql(), q.database() == null || q.database().isEmpty() ? null : q.database(),
                 v.sqlMode() == null ? 0 : v.sqlMode(), v.collationConnection(), v.collationServer(), at, v.timeZone(),
-                position, vars);
+                position, vars, v.flags2() == null ? 0 : v.flags2());
     }
 
     /** Adds the event's row changes and write keys; false when some row has no usable key. */

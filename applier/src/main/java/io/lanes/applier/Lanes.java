@@ -133,6 +133,9 @@ public final class Lanes implements AutoCloseable {
     private TableMetadata metadata;
     private SchemaMapping mapping;
     private volatile java.util.function.LongSupplier skippedByErrorPolicy = () -> 0;
+    private final io.lanes.applier.internal.StatementCounters statementCounters =
+            new io.lanes.applier.internal.StatementCounters();
+    private volatile JdbcTarget jdbcTarget;
 
     // Written by the reading thread only; read by any thread for stats.
     private volatile long transactionsRead;
@@ -187,6 +190,11 @@ public final class Lanes implements AutoCloseable {
                     throw failStart(unusable);
                 }
             }
+            try {
+                SourceOrderGuard.checkFiles(config.sourceFiles);
+            } catch (IllegalArgumentException repeated) {
+                throw failStart(new LanesException(repeated.getMessage() + "; nothing was applied", null, null));
+            }
             ApplierFactory<SourceTransaction> factory;
             CheckpointStore store;
             if (config.transactionSink != null) {
@@ -213,6 +221,7 @@ public final class Lanes implements AutoCloseable {
                 if (tooFewConnections != null) {
                     throw failStart(tooFewConnections);
                 }
+                jdbcTarget = jdbc;
                 skippedByErrorPolicy = jdbc::transactionsSkippedByErrorPolicy;
                 factory = jdbc.applierFactory();
                 store = jdbc.checkpointStore();
@@ -388,7 +397,10 @@ public final class Lanes implements AutoCloseable {
 
     private void readLoop() {
         Engine<SourceTransaction> e = engine;
-        BinlogBridge bridge = new BinlogBridge(mapping, metadata);
+        BinlogBridge bridge = new BinlogBridge(mapping, metadata, new io.lanes.applier.internal.StatementFilter(mapping,
+                config.applyAccountStatements, statementCounters));
+        JdbcTarget jdbc = jdbcTarget;
+        bridge.foreignKeyChecksOffRunsAlone(jdbc != null && jdbc.dialect().kind() == Dialect.Kind.H2);
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(config.verifyChecksums).build();
         try {
             if (config.sourceClient != null) {
@@ -437,12 +449,15 @@ public final class Lanes implements AutoCloseable {
         // (MariaDB) at the start of each file, outside any transaction, gives the GTID state the server's history before
         // the file.
         TransactionAssembler assembler = new TransactionAssembler();
+        SourceOrderGuard order = new SourceOrderGuard();
         try (BinlogReader in = BinlogReader.open(config.sourceFiles, options)) {
             BinlogEvent event;
             while (!stopRequested && (event = in.next()) != null) {
                 if (event instanceof PreviousGtidsEvent p) {
+                    resume.sourceHistory(p.gtidSet().isBlank());
                     bridge.previousGtids(p);
                 } else if (event instanceof MariaGtidListEvent l) {
+                    resume.sourceHistory(l.gtids().isEmpty());
                     bridge.mariaGtidList(l);
                 }
                 assembler.accept(event, in.currentSource());
@@ -451,6 +466,8 @@ public final class Lanes implements AutoCloseable {
                     if (base != null) {
                         sourceBytesRead = base + t.endPosition();
                     }
+                    order.check(t, baseName(t.endFile()) + ":" + t.endPosition()
+                            + (t.gtid() == null ? "" : " (GTID " + t.gtid() + ")"));
                     if (resume.passing()) {
                         resume.passed(bridge.skip(t));
                         transactionsSkipped++;
@@ -801,7 +818,11 @@ public final class Lanes implements AutoCloseable {
         RecoveryPoint rp = recoveryPoint;
         return new LanesStats(s, seconds, committed, transactionsRead, transactionsSkipped, events, rows,
                 sourceBytesRead, sourceBytesTotal, sourcePosition, rp == null ? null : rp.position(),
-                skippedByErrorPolicy.getAsLong(), es);
+                skippedByErrorPolicy.getAsLong(), es, statementStats());
+    }
+
+    private StatementStats statementStats() {
+        return statementCounters.snapshot(jdbcTarget);
     }
 
     private void closeMetadata() {
@@ -868,6 +889,7 @@ public final class Lanes implements AutoCloseable {
                 config.targetDescription());
         return JdbcTarget.builder(connections, dialect).mapping(config.mapping).pipeline(config.pipeline)
                 .errorPolicy(config.errorPolicy).appliesInProcess(JdbcTarget.isInProcessUrl(url))
+                .triggers(config.triggers).collations(config.collationMap)
                 .checkpointTable(new JdbcCheckpointTable(dialect, config.checkpointSchema, config.checkpointTable))
                 .build();
     }

@@ -67,6 +67,9 @@ public final class LanesBuilder {
     int workerQueueCapacity = LanesConfig.DEFAULT_WORKER_QUEUE_CAPACITY;
     int retries = LanesConfig.DEFAULT_RETRIES;
     io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy = io.lanes.applier.jdbc.TargetErrorPolicy.defaults();
+    boolean applyAccountStatements;
+    io.lanes.applier.ddl.StatementPolicy.Triggers triggers = io.lanes.applier.ddl.StatementPolicy.Triggers.GUARD;
+    io.lanes.applier.jdbc.CollationMap collationMap = io.lanes.applier.jdbc.CollationMap.defaults();
     io.lanes.applier.jdbc.TargetTls targetTls = io.lanes.applier.jdbc.TargetTls.NONE;
     private String serverAddress;
 
@@ -357,6 +360,28 @@ public final class LanesBuilder {
         return this;
     }
 
+    /**
+     * Whether the log's account management (users, roles, grants, passwords, server definitions) runs on a
+     * MySQL/MariaDB target; default false: skipped, logged without secrets and counted
+     * ({@link StatementStats#accountStatementsSkipped()}).
+     */
+    public LanesBuilder applyAccountStatements(boolean apply) {
+        this.applyAccountStatements = apply;
+        return this;
+    }
+
+    /** What a MySQL/MariaDB target does with the log's triggers; default {@code GUARD} (see {@link Option#TRIGGERS}). */
+    public LanesBuilder triggers(io.lanes.applier.ddl.StatementPolicy.Triggers triggers) {
+        this.triggers = Objects.requireNonNull(triggers, "triggers");
+        return this;
+    }
+
+    /** Collations for a MySQL/MariaDB target that lacks the source's (see {@link Option#COLLATION_MAP}). */
+    public LanesBuilder collationMap(io.lanes.applier.jdbc.CollationMap map) {
+        this.collationMap = Objects.requireNonNull(map, "map");
+        return this;
+    }
+
     /** TLS to the target: a mode and/or a CA certificate (with a CA, verify-identity unless a mode says otherwise). */
     public LanesBuilder targetTls(io.lanes.applier.jdbc.TargetTls tls) {
         this.targetTls = Objects.requireNonNull(tls, "tls");
@@ -417,6 +442,13 @@ public final class LanesBuilder {
                     case TARGET_TLS_MODE -> targetTls(new io.lanes.applier.jdbc.TargetTls(
                             io.lanes.applier.jdbc.TargetTls.Mode.parse(value), targetTls.caCertificate()));
                     case TARGET_TLS_CA -> targetTls(new io.lanes.applier.jdbc.TargetTls(targetTls.mode(), Path.of(value)));
+                    case ACCOUNT_STATEMENTS -> applyAccountStatements(switch (value.toLowerCase(java.util.Locale.ROOT)) {
+                        case "skip" -> false;
+                        case "apply" -> true;
+                        default -> throw new IllegalArgumentException("expected skip or apply");
+                    });
+                    case TRIGGERS -> triggers(io.lanes.applier.ddl.StatementPolicy.Triggers.parse(value));
+                    case COLLATION_MAP -> collationMap(io.lanes.applier.jdbc.CollationMap.parse(list(value)));
                 }
             } catch (RuntimeException e) {
                 // Only the key is named for the URL: a URL may hold credentials.

@@ -1,5 +1,7 @@
 package io.lanes.applier;
 
+import io.lanes.applier.ddl.StatementPolicy;
+import io.lanes.applier.jdbc.CollationMap;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.core.ApplierFactory;
 import io.lanes.core.CheckpointStore;
@@ -231,7 +233,25 @@ public final class LanesConfig {
                         + "position and counted in stats; retryable errors are never skipped. Off by default."),
         APPLY_DELAY_SECONDS("lanes.apply-delay-seconds", "seconds >= 0", "0", "applyDelay(Duration)",
                 "Keeps the target this far behind the source, like MySQL's SOURCE_DELAY: a transaction is applied no "
-                        + "earlier than its commit time on the source plus this delay; 0 applies at once.");
+                        + "earlier than its commit time on the source plus this delay; 0 applies at once."),
+        ACCOUNT_STATEMENTS("lanes.statements.account-management", "skip | apply", "skip",
+                "applyAccountStatements(boolean)",
+                "Account management in the log (CREATE/ALTER/DROP/RENAME USER, GRANT, REVOKE, SET PASSWORD, roles, "
+                        + "CREATE SERVER, FLUSH PRIVILEGES): skip never runs it on the target and logs each one without its "
+                        + "secrets, counted (account_statements_skipped); apply runs it on a MySQL/MariaDB target (H2 and "
+                        + "PostgreSQL always skip it). Sinks never receive it unless apply."),
+        TRIGGERS("lanes.statements.triggers", "guard | skip | as-written", StatementPolicy.Triggers.GUARD.label(),
+                "triggers(StatementPolicy.Triggers)",
+                "The source's CREATE TRIGGER on a MySQL/MariaDB target: guard creates it so that it fires for statements "
+                        + "the log carries as text but never for the rows Lanes applies (which already hold what it "
+                        + "wrote); skip does not create (nor drop) triggers, right for row-based logs only; as-written "
+                        + "creates them as they are, right for statement-based logs only. H2 and PostgreSQL never create "
+                        + "them (counted as triggers_not_created). See docs/reliability.md."),
+        COLLATION_MAP("lanes.target.collation-map", "list of source=target (comma-separated)", "(built-in table)",
+                "collationMap(CollationMap)",
+                "Collations a MySQL/MariaDB target lacks (MySQL 8's utf8mb4_0900_ai_ci, id 255, on MariaDB): source "
+                        + "collation (name or id) = target collation, before the built-in table of docs/collations.md. "
+                        + "A collation neither names stops the statement, naming it.");
 
         private final String key;
         private final String type;
@@ -330,6 +350,9 @@ public final class LanesConfig {
     final int retries;
     final io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy;
     final io.lanes.applier.jdbc.TargetTls targetTls;
+    final boolean applyAccountStatements;
+    final StatementPolicy.Triggers triggers;
+    final CollationMap collationMap;
 
     LanesConfig(LanesBuilder b) {
         sourceFiles = List.copyOf(b.sourceFiles);
@@ -364,6 +387,9 @@ public final class LanesConfig {
         retries = b.retries;
         errorPolicy = b.errorPolicy;
         targetTls = b.targetTls;
+        applyAccountStatements = b.applyAccountStatements;
+        triggers = b.triggers;
+        collationMap = b.collationMap;
         validate();
     }
 
@@ -515,6 +541,21 @@ public final class LanesConfig {
         return errorPolicy;
     }
 
+    /** Whether account management statements of the log run on the target ({@link Option#ACCOUNT_STATEMENTS}). */
+    public boolean applyAccountStatements() {
+        return applyAccountStatements;
+    }
+
+    /** What a MySQL/MariaDB target does with the log's triggers ({@link Option#TRIGGERS}). */
+    public StatementPolicy.Triggers triggers() {
+        return triggers;
+    }
+
+    /** The collations a MySQL/MariaDB target uses for source collations it lacks ({@link Option#COLLATION_MAP}). */
+    public CollationMap collationMap() {
+        return collationMap;
+    }
+
     /** TLS to the target ({@link io.lanes.applier.jdbc.TargetTls#NONE}: as the URL says). */
     public io.lanes.applier.jdbc.TargetTls targetTls() {
         return targetTls;
@@ -550,6 +591,15 @@ public final class LanesConfig {
         }
         if (errorPolicy.skipsAny()) {
             parts.add("skipErrors=" + errorPolicy.skipList());
+        }
+        if (applyAccountStatements) {
+            parts.add("accountStatements=apply");
+        }
+        if (triggers != StatementPolicy.Triggers.GUARD) {
+            parts.add("triggers=" + triggers.label());
+        }
+        if (!collationMap.userEntries().isEmpty()) {
+            parts.add("collationMap=" + collationMap.userEntries());
         }
         parts.add("scheduler=" + schedulerName());
         parts.add("workers=" + workers);

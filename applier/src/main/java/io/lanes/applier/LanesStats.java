@@ -21,6 +21,8 @@ import java.util.List;
  * @param transactionsSkippedByErrorPolicy transactions the skip list ({@code lanes.skip-errors}) skipped and whose
  *     batch committed: each was logged with its position; 0 unless a skip list is configured
  * @param engine the engine's own counters (low-water mark, queues, per-worker times and wait states); null before start
+ * @param statements what became of the statements the source logged as text that were not applied: account management
+ *     skipped, statements filtered out, triggers not created, definitions not translated
  */
 public record LanesStats(
         Lanes.State state,
@@ -35,7 +37,8 @@ public record LanesStats(
         String sourcePosition,
         String resumedFrom,
         long transactionsSkippedByErrorPolicy,
-        EngineStats engine) {
+        EngineStats engine,
+        StatementStats statements) {
 
     /** Committed transactions per second over {@link #seconds()}. */
     public double transactionsPerSecond() {

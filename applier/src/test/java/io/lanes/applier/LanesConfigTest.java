@@ -47,6 +47,9 @@ class LanesConfigTest {
         assertEquals(built.verifyChecksums(), parsed.verifyChecksums());
         assertEquals(built.h2MysqlMode(), parsed.h2MysqlMode());
         assertEquals(built.pipeline(), parsed.pipeline());
+        assertEquals(built.applyAccountStatements(), parsed.applyAccountStatements());
+        assertFalse(built.applyAccountStatements(), "account statements are skipped unless asked for");
+        assertEquals(built.triggers(), parsed.triggers());
         assertEquals(built.checkpointSchema() + "." + built.checkpointTable(),
                 LanesConfig.Option.CHECKPOINT_TABLE.defaultValue());
     }
@@ -80,6 +83,9 @@ class LanesConfigTest {
         p.setProperty("lanes.queue.worker-capacity", "10");
         p.setProperty("lanes.retries", "3");
         p.setProperty("lanes.apply-delay-seconds", "90");
+        p.setProperty("lanes.statements.account-management", "apply");
+        p.setProperty("lanes.statements.triggers", "as-written");
+        p.setProperty("lanes.target.collation-map", "utf8mb4_0900_ai_ci=utf8mb4_unicode_ci, 278=utf8mb4_bin");
         p.setProperty("unrelated.key", "ignored");
         LanesConfig c = LanesConfig.fromProperties(p);
         assertEquals(java.util.List.of(Path.of("x/a.000001"), Path.of("x/a.000002.gz")), c.sourceFiles());
@@ -108,6 +114,10 @@ class LanesConfigTest {
         assertEquals(java.util.List.of("1062", "23505", "sqlstate:23", "code:90131"), c.errorPolicy().skipList());
         assertEquals(io.lanes.applier.jdbc.TargetTls.Mode.DISABLED, c.targetTls().effectiveMode());
         assertEquals(ca, c.targetTls().caCertificate());
+        assertTrue(c.applyAccountStatements());
+        assertEquals(io.lanes.applier.ddl.StatementPolicy.Triggers.AS_WRITTEN, c.triggers());
+        assertEquals(java.util.Map.of("utf8mb4_0900_ai_ci", "utf8mb4_unicode_ci", "278", "utf8mb4_bin"),
+                c.collationMap().userEntries());
         // Every documented key is used here or in the live-source test: a new option must be added to a test too.
         for (LanesConfig.Option o : LanesConfig.Option.values()) {
             assertTrue(p.containsKey(o.key()) || o.key().startsWith("lanes.source.") && !o.key().contains("files")

@@ -14,12 +14,19 @@ import java.util.regex.Pattern;
  * <p>Stateless and thread-safe.
  */
 public final class SqlSecrets {
+    /** An account name: user, 'user', `user` or "user", optionally @host in the same forms, or CURRENT_USER(). */
+    private static final String ACCOUNT = "(?:CURRENT_USER(?:\\s*\\(\\s*\\))?|(?:'[^']*'|\"[^\"]*\"|`[^`]*`|[\\w.$]+)"
+            + "(?:\\s*@\\s*(?:'[^']*'|\"[^\"]*\"|`[^`]*`|[\\w.%$-]+))?)";
     /** The clauses after which a string literal is a secret, then the literal ('...' or "..." with either escape). */
     private static final Pattern SECRET = Pattern.compile(
             "(?i)(\\bIDENTIFIED\\s+(?:(?:WITH|VIA)\\s+(?:'[^']*'|\"[^\"]*\"|`[^`]*`|\\w+)\\s+)?(?:BY|AS|USING)\\s+"
                     + "(?:PASSWORD\\s+)?"
                     + "|\\bPASSWORD\\s*\\(\\s*"
                     + "|\\b(?:MASTER_|SOURCE_)?PASSWORD\\s*=\\s*(?:PASSWORD\\s*\\(\\s*)?"
+                    // SET PASSWORD FOR user@host = 'x' (MySQL 8 also takes the clear text there)
+                    + "|\\bPASSWORD\\s+FOR\\s+" + ACCOUNT + "\\s*=\\s*(?:PASSWORD\\s*\\(\\s*)?"
+                    // ALTER USER ... IDENTIFIED BY 'new' REPLACE 'current'; CREATE SERVER ... OPTIONS (PASSWORD 'x')
+                    + "|\\bREPLACE\\s+(?=['\"])|\\bPASSWORD\\s+(?=['\"])"
                     + "|\\bOLD_PASSWORD\\s*\\(\\s*)"
                     + "('(?:[^'\\\\]|\\\\.|'')*'?|\"(?:[^\"\\\\]|\\\\.|\"\")*\"?)");
     private static final String MASK = "'<redacted>'";

@@ -24,6 +24,19 @@ class SqlSecretsTest {
                 SqlSecrets.redact("CREATE USER u IDENTIFIED VIA mysql_native_password USING '*94BDCEBE'"));
         assertEquals("SET PASSWORD FOR u = PASSWORD('<redacted>')", SqlSecrets.redact("SET PASSWORD FOR u = PASSWORD('x y')"));
         assertEquals("SET PASSWORD = '<redacted>'", SqlSecrets.redact("SET PASSWORD = \"x\""));
+        // forms a server logs as written that the first version of this class let through
+        assertEquals("SET PASSWORD FOR 'repl'@'%' = '<redacted>'",
+                SqlSecrets.redact("SET PASSWORD FOR 'repl'@'%' = 'clear text'"));
+        assertEquals("SET PASSWORD FOR `u`@`h` = PASSWORD('<redacted>')",
+                SqlSecrets.redact("SET PASSWORD FOR `u`@`h` = PASSWORD('pw')"));
+        assertEquals("SET PASSWORD FOR u@localhost = '<redacted>'", SqlSecrets.redact("SET PASSWORD FOR u@localhost = 'pw'"));
+        assertEquals("ALTER USER u IDENTIFIED BY '<redacted>' REPLACE '<redacted>'",
+                SqlSecrets.redact("ALTER USER u IDENTIFIED BY 'new' REPLACE 'old'"));
+        assertEquals("CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'r', PASSWORD '<redacted>', HOST 'h')",
+                SqlSecrets.redact("CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'r', PASSWORD 'pw', HOST 'h')"));
+        // REPLACE as a statement or function keeps its literals
+        String replace = "REPLACE INTO t VALUES ('a'), (REPLACE('b', 'c', 'd'))";
+        assertSame(replace, SqlSecrets.redact(replace));
         assertEquals("CHANGE MASTER TO MASTER_HOST='h', MASTER_PASSWORD = '<redacted>', MASTER_PORT=3306",
                 SqlSecrets.redact("CHANGE MASTER TO MASTER_HOST='h', MASTER_PASSWORD = 'pw', MASTER_PORT=3306"));
         assertEquals("GRANT ALL ON *.* TO a IDENTIFIED BY PASSWORD '<redacted>'",

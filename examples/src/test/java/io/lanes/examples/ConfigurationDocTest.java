@@ -1,11 +1,8 @@
 package io.lanes.examples;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lanes.applier.LanesConfig;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -20,19 +17,8 @@ class ConfigurationDocTest {
 
     @Test
     void theConfigurationReferenceMatchesTheCode() throws Exception {
-        String doc = Files.readString(DOC, StandardCharsets.UTF_8);
-        int begin = doc.indexOf(BEGIN);
-        int end = doc.indexOf(END);
-        assertTrue(begin >= 0 && end > begin, DOC + " lacks the generated-table markers");
-        String documented = doc.substring(begin + BEGIN.length(), end);
-        String generated = LanesConfig.optionsMarkdownTable();
-        if (Boolean.getBoolean("lanes.docs.update")) {
-            Files.writeString(DOC, doc.substring(0, begin + BEGIN.length()) + generated + doc.substring(end),
-                    StandardCharsets.UTF_8);
-            return;
-        }
-        assertEquals(generated, documented, DOC + " differs from LanesConfig.Option: regenerate it with "
-                + "-Dlanes.docs.update=true (see the file's introduction)");
+        String documented = GeneratedDocSection.check(DOC, BEGIN, END, LanesConfig.optionsMarkdownTable(),
+                "LanesConfig.Option");
         for (LanesConfig.Option o : LanesConfig.Option.values()) {
             assertTrue(documented.contains("`" + o.key() + "`"), o.key());
         }

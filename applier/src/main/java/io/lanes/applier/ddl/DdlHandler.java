@@ -13,14 +13,19 @@ import java.sql.SQLException;
  *
  * <ul>
  *   <li>MySQL/MariaDB: the statement runs as is, in the source session's context (default database, sql_mode,
- *       collation_connection, collation_server, time_zone and timestamp), which is restored afterwards. Schema renames are
- *       applied to the default database and, when the statement parses (the DDL PostgreSQL translation knows), to every
- *       schema name in its text; a statement that does not parse gets only its default database renamed.
+ *       collation_connection, collation_server, time_zone, timestamp, foreign_key_checks, unique_checks), which is
+ *       restored afterwards; it runs in its own default database or fails (never in another). Schema renames are applied
+ *       to the default database and to every schema name in its text. Collations the target lacks (MySQL 8's 0900
+ *       collations on MariaDB) follow the {@link io.lanes.applier.jdbc.CollationMap}; triggers follow
+ *       {@link StatementPolicy.Triggers}.
  *   <li>PostgreSQL: CREATE/ALTER/DROP of databases and tables, CREATE/DROP INDEX, RENAME and TRUNCATE TABLE are parsed and
  *       translated (see the type mapping in the project docs); anything else is an {@link UnsupportedDdlException} naming
  *       the statement.
  *   <li>H2: translated as for PostgreSQL with H2 types; a statement the translator does not know runs as is in H2's MySQL
  *       mode, and only when H2 refuses it too is it an {@link UnsupportedDdlException}.
+ *   <li>H2 and PostgreSQL never create the source's triggers, and skip (with a warning) definitions of views, stored
+ *       routines and events they cannot run; a foreign key whose parent table does not exist yet (the source ran the
+ *       statement with foreign_key_checks=0) is created once the parent is.
  * </ul>
  *
  * <p>Replays: MySQL and H2 commit DDL on their own, before the checkpoint that records it, so after a crash in between
@@ -45,9 +50,14 @@ public interface DdlHandler {
      */
     DdlResult apply(Connection target, SourceStatement statement) throws SQLException;
 
-    /** The default handler for the dialect. */
+    /** The default handler for the dialect, with the {@link StatementPolicy#DEFAULT default policy}. */
     static DdlHandler forDialect(Dialect dialect, SchemaMapping mapping, TargetCatalog catalog) {
-        return dialect.kind() == Dialect.Kind.MYSQL ? new MySqlDdlHandler(mapping, catalog)
-                : new TranslatingDdlHandler(dialect, mapping, catalog);
+        return forDialect(dialect, mapping, catalog, StatementPolicy.DEFAULT);
+    }
+
+    /** The default handler for the dialect. */
+    static DdlHandler forDialect(Dialect dialect, SchemaMapping mapping, TargetCatalog catalog, StatementPolicy policy) {
+        return dialect.kind() == Dialect.Kind.MYSQL ? new MySqlDdlHandler(mapping, catalog, policy)
+                : new TranslatingDdlHandler(dialect, mapping, catalog, policy);
     }
 }

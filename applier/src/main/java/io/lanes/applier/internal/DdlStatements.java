@@ -79,9 +79,10 @@ final class DdlStatements {
 
     /** MySQL/MariaDB errors a DDL statement raises when it already took effect (1007 database exists, 1008 database
      * does not exist, 1050 table exists, 1051 unknown table, 1060 duplicate column, 1061 duplicate key name, 1091 cannot
-     * drop column or key, 1826 duplicate foreign key). */
+     * drop column or key, 1826 duplicate foreign key; 1304/1305 routine exists/does not, 1359/1360 trigger exists/does
+     * not, 1537/1539 event exists/does not). */
     private static final java.util.Set<Integer> MYSQL_REPLAYED = java.util.Set.of(1007, 1008, 1050, 1051, 1060, 1061, 1091,
-            1826);
+            1826, 1304, 1305, 1359, 1360, 1537, 1539);
     /** The same for H2: table, index, schema, column or constraint exists ... */
     private static final java.util.Set<Integer> H2_EXISTS = java.util.Set.of(42101, 42111, 90078, 42121, 90045);
     /** ... or, for a statement that drops something, is not found. */

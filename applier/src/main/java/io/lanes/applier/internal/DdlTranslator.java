@@ -69,6 +69,23 @@ public final class DdlTranslator {
 
         /** Whether the column belongs to the table's primary key. */
         boolean isPrimaryKeyColumn(TableName table, String column);
+
+        /** Whether the table exists on the target (asked only for the parents of foreign keys made with checks off). */
+        default boolean tableExists(TableName table) {
+            return true;
+        }
+    }
+
+    /**
+     * A foreign key the source created while its parent table did not exist (foreign_key_checks=0): the target cannot
+     * reference a missing table, so the key waits until the parent is created.
+     *
+     * @param child the target table that gets the key
+     * @param name the constraint's name on the target
+     * @param parent the target table it references
+     * @param sql the statement that adds it without checking the rows already there (as MySQL with checks off)
+     */
+    public record DeferredForeignKey(TableName child, String name, TableName parent, String sql) {
     }
 
     /**
@@ -76,8 +93,14 @@ public final class DdlTranslator {
      * @param warnings what was dropped or approximated
      * @param tables every target table the statement touches (for catalog refresh)
      * @param schemas target schemas created or dropped
+     * @param deferredForeignKeys foreign keys left out because their parent does not exist yet (see
+     *     {@link #foreignKeyChecks})
      */
-    public record Translation(List<String> sql, List<String> warnings, Set<TableName> tables, Set<String> schemas) {
+    public record Translation(List<String> sql, List<String> warnings, Set<TableName> tables, Set<String> schemas,
+            List<DeferredForeignKey> deferredForeignKeys) {
+        public Translation(List<String> sql, List<String> warnings, Set<TableName> tables, Set<String> schemas) {
+            this(sql, warnings, tables, schemas, List.of());
+        }
     }
 
     private final Dialect dialect;
@@ -88,6 +111,8 @@ public final class DdlTranslator {
     private final List<String> warnings = new ArrayList<>();
     private final Set<TableName> tables = new LinkedHashSet<>();
     private final Set<String> schemas = new LinkedHashSet<>();
+    private final List<DeferredForeignKey> deferred = new ArrayList<>();
+    private boolean foreignKeyChecks = true;
 
     public DdlTranslator(Dialect dialect, UnaryOperator<String> schemaMap, TargetLookup lookup) {
         if (dialect.kind() == Dialect.Kind.MYSQL) {
@@ -99,11 +124,22 @@ public final class DdlTranslator {
         this.lookup = Objects.requireNonNull(lookup, "lookup");
     }
 
+    /**
+     * Whether the source checked foreign keys when it ran the statements translated next (the QUERY event's flags2).
+     * With the checks off, MySQL creates a foreign key whose parent table does not exist yet; the translation then
+     * leaves such a key out of the statement and returns it as {@link Translation#deferredForeignKeys()}.
+     */
+    public DdlTranslator foreignKeyChecks(boolean checks) {
+        this.foreignKeyChecks = checks;
+        return this;
+    }
+
     public Translation translate(Statement statement) {
         sql.clear();
         warnings.clear();
         tables.clear();
         schemas.clear();
+        deferred.clear();
         if (statement instanceof CreateDatabase s) {
                 String schema = schemaMap.apply(s.name());
                 schemas.add(schema);
@@ -143,7 +179,37 @@ public final class DdlTranslator {
         } else if (statement instanceof TruncateTable s) {
             sql.add("TRUNCATE TABLE " + table(s.table()));
         }
-        return new Translation(List.copyOf(sql), List.copyOf(warnings), Set.copyOf(tables), Set.copyOf(schemas));
+        return new Translation(List.copyOf(sql), List.copyOf(warnings), Set.copyOf(tables), Set.copyOf(schemas),
+                List.copyOf(deferred));
+    }
+
+    /**
+     * Whether a foreign key of {@code child} waits for its parent: the source ran with foreign key checks off and the
+     * parent (not the table itself) does not exist on the target.
+     */
+    private boolean waitsForParent(TableName child, ForeignKey f) {
+        if (foreignKeyChecks) {
+            return false;
+        }
+        TableName parent = map(f.parent());
+        return !parent.equals(child) && !lookup.tableExists(parent);
+    }
+
+    /**
+     * The clause that adds a foreign key without checking the rows already there, when the source ran with foreign key
+     * checks off (MySQL then adds it unchecked too); empty otherwise.
+     */
+    private String unchecked() {
+        return foreignKeyChecks ? "" : pg ? " NOT VALID" : " NOCHECK";
+    }
+
+    private void defer(TableName child, ForeignKey f, String definition, String constraintName) {
+        TableName parent = map(f.parent());
+        deferred.add(new DeferredForeignKey(child, constraintName, parent, "ALTER TABLE " + qualified(child) + " ADD "
+                + definition + (pg ? " NOT VALID" : " NOCHECK")));
+        warnings.add("foreign key " + constraintName + " of " + child.name() + " references " + parent.schema() + "."
+                + parent.name() + ", which does not exist yet (the source ran with foreign_key_checks=0): it is created "
+                + "when that table is");
     }
 
     private void createTable(CreateTable s) {
@@ -175,7 +241,7 @@ public final class DdlTranslator {
                 afterCreate.add(() -> createIndex(t, indexName, List.of(c.name()), true, "INDEX", s.ifNotExists()));
             }
             if (c.references() != null) {
-                defs.add(foreignKey(t, c.references(), foreignKeys));
+                addForeignKey(t, c.references(), foreignKeys, defs);
             }
         }
         for (Constraint k : s.constraints()) {
@@ -188,7 +254,7 @@ public final class DdlTranslator {
                     String indexName = uniqueName(indexNames, i.name() != null ? i.name() : i.columns().get(0));
                     afterCreate.add(() -> createIndex(t, indexName, i.columns(), false, i.kind(), s.ifNotExists()));
             } else if (k instanceof ForeignKey f) {
-                defs.add(foreignKey(t, f, foreignKeys));
+                addForeignKey(t, f, foreignKeys, defs);
             } else if (k instanceof Check c) {
                 warnings.add("CHECK constraint " + (c.name() == null ? "" : c.name() + " ")
                         + "not translated (MySQL expressions)");
@@ -208,6 +274,16 @@ public final class DdlTranslator {
             name = base + "_" + i;
         }
         return name;
+    }
+
+    /** A CREATE TABLE's foreign key: into the definitions, or deferred until its parent exists. */
+    private void addForeignKey(TableName child, ForeignKey f, int[] counter, List<String> defs) {
+        String definition = foreignKey(child, f, counter);
+        if (waitsForParent(child, f)) {
+            defer(child, f, definition, fit(f.name() != null ? f.name() : child.name() + "_ibfk_" + counter[0]));
+        } else {
+            defs.add(definition);
+        }
     }
 
     private String foreignKey(TableName child, ForeignKey f, int[] counter) {
@@ -312,13 +388,17 @@ public final class DdlTranslator {
                     } else if (a.constraint() instanceof Index i) {
                         createIndex(t, i.name() != null ? i.name() : i.columns().get(0), i.columns(), false,
                                 i.kind(), false);
+                    } else if (a.constraint() instanceof ForeignKey f && waitsForParent(t, f)) {
+                        String definition = foreignKey(t, f, foreignKeys);
+                        String constraint = f.name() != null ? f.name() : t.name() + "_ibfk_" + foreignKeys[0];
+                        defer(t, f, definition, fit(constraint));
                     } else if (a.constraint() instanceof ForeignKey f) {
                             if (f.name() == null) {
                                 warnings.add("unnamed foreign key named by the target");
                                 sql.add("ALTER TABLE " + name + " ADD " + foreignKey(t, f, foreignKeys)
-                                        .replaceFirst("^CONSTRAINT \"[^\"]*(\"\"[^\"]*)*\" ", ""));
+                                        .replaceFirst("^CONSTRAINT \"[^\"]*(\"\"[^\"]*)*\" ", "") + unchecked());
                             } else {
-                                sql.add("ALTER TABLE " + name + " ADD " + foreignKey(t, f, foreignKeys));
+                                sql.add("ALTER TABLE " + name + " ADD " + foreignKey(t, f, foreignKeys) + unchecked());
                             }
                     } else if (a.constraint() instanceof Check c) {
                         warnings.add("CHECK constraint not translated (MySQL expressions)");

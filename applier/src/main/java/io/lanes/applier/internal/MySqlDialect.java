@@ -13,7 +13,8 @@ import java.util.Map;
  *
  * <p>Sessions run with {@code time_zone='+00:00'}, {@code utf8mb4} and
  * {@code sql_mode='NO_AUTO_VALUE_ON_ZERO,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'}: an explicit 0 in an AUTO_INCREMENT
- * column stays 0 as on the source, and a value the column cannot hold is an error instead of a silent truncation.
+ * column stays 0 as on the source, and a value the column cannot hold is an error instead of a silent truncation; and
+ * with {@code @lanes_applying_rows = 1}, which keeps triggers created from the log from firing on applied rows.
  */
 public final class MySqlDialect extends AbstractDialect {
     public static final MySqlDialect INSTANCE = new MySqlDialect();
@@ -82,6 +83,9 @@ public final class MySqlDialect extends AbstractDialect {
             s.execute("SET time_zone = '+00:00'");
             s.execute("SET NAMES utf8mb4");
             s.execute("SET SESSION sql_mode = '" + APPLY_SQL_MODE + "'");
+            // Triggers created from the log are guarded: they do not fire for the rows a worker applies (the log holds
+            // what they wrote); see MySqlDdlHandler.
+            s.execute("SET " + MySqlDdlHandler.APPLYING_ROWS_VARIABLE + " = 1");
         }
     }
 

@@ -5,6 +5,7 @@ import io.lanes.applier.TableRef;
 import io.lanes.applier.ddl.DdlHandler;
 import io.lanes.applier.ddl.DdlResult;
 import io.lanes.applier.ddl.SourceStatement;
+import io.lanes.applier.ddl.StatementPolicy;
 import io.lanes.applier.ddl.UnsupportedDdlException;
 import io.lanes.applier.internal.MySqlDdl.Statement;
 import io.lanes.applier.internal.MySqlDdl.TableName;
@@ -23,48 +24,67 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The default {@link DdlHandler} of PostgreSQL and H2: parse the MySQL DDL, translate, run. Thread-safe (stateless). */
+/**
+ * The default {@link DdlHandler} of PostgreSQL and H2: parse the MySQL DDL, translate, run. Account management is never
+ * run (it means nothing to these targets and carries passwords); the source's triggers are never created (MySQL trigger
+ * bodies do not run here, and a row-based log carries the rows they wrote); definitions of views, stored routines and
+ * events that cannot run here are skipped with a warning; foreign keys whose parent does not exist yet (the source had
+ * foreign_key_checks=0) wait in {@link PendingForeignKeys} until it does. Thread-safe (its state is thread-safe).
+ */
 public final class TranslatingDdlHandler implements DdlHandler {
     private static final Logger LOG = LoggerFactory.getLogger(TranslatingDdlHandler.class);
-
-    /** Statements that manage the source server's accounts: users, roles, grants, passwords. */
-    private static final java.util.regex.Pattern ACCOUNT_MANAGEMENT = java.util.regex.Pattern.compile(
-            "(?is)\\s*(?:/\\*.*?\\*/\\s*)*(?:(?:CREATE(?:\\s+OR\\s+REPLACE)?|ALTER|DROP|RENAME)\\s+(?:USER|ROLE)\\b"
-                    + "|GRANT\\b|REVOKE\\b|SET\\s+(?:PASSWORD|DEFAULT\\s+ROLE|ROLE)\\b|FLUSH\\s+PRIVILEGES\\b)");
 
     private final Dialect dialect;
     private final SchemaMapping mapping;
     private final TargetCatalog catalog;
+    private final PendingForeignKeys pendingForeignKeys;
 
     public TranslatingDdlHandler(Dialect dialect, SchemaMapping mapping, TargetCatalog catalog) {
+        this(dialect, mapping, catalog, StatementPolicy.DEFAULT);
+    }
+
+    public TranslatingDdlHandler(Dialect dialect, SchemaMapping mapping, TargetCatalog catalog, StatementPolicy policy) {
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.mapping = Objects.requireNonNull(mapping, "mapping");
         this.catalog = catalog;
+        this.pendingForeignKeys = new PendingForeignKeys(dialect, policy.bookkeepingSchema());
     }
 
     @Override
     public DdlResult apply(Connection target, SourceStatement statement) throws SQLException {
-        if (ACCOUNT_MANAGEMENT.matcher(statement.sql()).lookingAt()) {
+        StatementScope.Kind kind;
+        try {
+            kind = StatementScope.of(statement.sql(), statement.sqlMode()).kind();
+        } catch (DdlSyntaxException unreadable) {
+            kind = StatementScope.Kind.OTHER;
+        }
+        if (kind == StatementScope.Kind.ACCOUNT_MANAGEMENT) {
             // Users, roles and grants of the source server mean nothing to an H2 or PostgreSQL target (and carry
             // passwords): like a filtered table, they are skipped, visibly.
-            LOG.info("DDL{}: account management is not replicated to {} targets: {}", statement.position() == null ? ""
-                    : " at " + statement.position(), dialect.kind(), statement.abbreviated());
+            LOG.info("DDL{}: account management is not replicated to {} targets: {}", at(statement), dialect.kind(),
+                    statement.abbreviated());
             return DdlResult.skipped("account management is not replicated to " + dialect.kind() + " targets");
+        }
+        if (kind == StatementScope.Kind.CREATE_TRIGGER || kind == StatementScope.Kind.DROP_TRIGGER) {
+            LOG.info("DDL{}: the source's triggers are not created on {} targets (a row-based log carries the rows they "
+                    + "wrote): {}", at(statement), dialect.kind(), statement.abbreviated());
+            return DdlResult.skipped("triggers are not created on " + dialect.kind() + " targets");
         }
         Statement parsed;
         try {
             parsed = MySqlDdlParser.parse(statement.sql(), statement.defaultSchema(), statement.sqlMode());
         } catch (DdlSyntaxException e) {
-            return notTranslated(target, statement, e);
+            return notTranslated(target, statement, e, kind);
         }
         if (DdlStatements.excluded(parsed, mapping)) {
             return DdlResult.skipped("excluded by the schema mapping");
         }
         DdlTranslator.Translation translation;
         try {
-            translation = new DdlTranslator(dialect, mapping::targetSchema, new CatalogLookup(target)).translate(parsed);
+            translation = new DdlTranslator(dialect, mapping::targetSchema, new CatalogLookup(target))
+                    .foreignKeyChecks(statement.foreignKeyChecks()).translate(parsed);
         } catch (DdlSyntaxException e) {
-            return notTranslated(target, statement, e);
+            return notTranslated(target, statement, e, kind);
         }
         List<String> executed = new ArrayList<>();
         List<String> warnings = new ArrayList<>(translation.warnings());
@@ -77,15 +97,18 @@ public final class TranslatingDdlHandler implements DdlHandler {
             }
         }
         try {
+            for (DdlTranslator.DeferredForeignKey k : translation.deferredForeignKeys()) {
+                pendingForeignKeys.add(target, k);
+            }
             for (String sql : translation.sql()) {
-                try {
-                    DdlStatements.execute(target, sql);
-                    executed.add(sql);
-                } catch (SQLException e) {
-                    if (!DdlStatements.alreadyApplied(dialect, e, sql)) {
-                        throw e;
-                    }
-                    warnings.add("already applied before a restart (" + e.getMessage() + "): " + sql);
+                runToleratingReplay(target, sql, executed, warnings);
+            }
+            forgetDropped(target, parsed);
+            for (TableName created : translation.tables()) {
+                for (String sql : pendingForeignKeys.takeFor(target, created)) {
+                    warnings.add("foreign key created now that " + created.schema() + "." + created.name()
+                            + " exists: " + sql);
+                    runToleratingReplay(target, sql, executed, warnings);
                 }
             }
         } finally {
@@ -102,6 +125,34 @@ public final class TranslatingDdlHandler implements DdlHandler {
         return new DdlResult(executed, tables, translation.schemas(), warnings, executed.isEmpty());
     }
 
+    private static String at(SourceStatement statement) {
+        return statement.position() == null ? "" : " at " + statement.position();
+    }
+
+    private void runToleratingReplay(Connection target, String sql, List<String> executed, List<String> warnings)
+            throws SQLException {
+        try {
+            DdlStatements.execute(target, sql);
+            executed.add(sql);
+        } catch (SQLException e) {
+            if (!DdlStatements.alreadyApplied(dialect, e, sql)) {
+                throw e;
+            }
+            warnings.add("already applied before a restart (" + e.getMessage() + "): " + sql);
+        }
+    }
+
+    /** A dropped table or schema takes the foreign keys it was waiting to get with it. */
+    private void forgetDropped(Connection target, Statement parsed) throws SQLException {
+        if (parsed instanceof MySqlDdl.DropTable d && !d.temporary()) {
+            for (TableName t : d.tables()) {
+                pendingForeignKeys.forget(target, mapping.targetSchema(t.schema()), t.name());
+            }
+        } else if (parsed instanceof MySqlDdl.DropDatabase d) {
+            pendingForeignKeys.forget(target, mapping.targetSchema(d.name()), null);
+        }
+    }
+
     private void invalidate(DdlTranslator.Translation translation) {
         if (catalog == null) {
             return;
@@ -110,13 +161,18 @@ public final class TranslatingDdlHandler implements DdlHandler {
         translation.schemas().forEach(catalog::invalidateSchema);
     }
 
-    private DdlResult notTranslated(Connection target, SourceStatement statement, DdlSyntaxException why)
-            throws SQLException {
+    private DdlResult notTranslated(Connection target, SourceStatement statement, DdlSyntaxException why,
+            StatementScope.Kind kind) throws SQLException {
         if (dialect.kind() != Dialect.Kind.H2) {
+            if (kind == StatementScope.Kind.PROGRAM) {
+                return definitionSkipped(statement, why.getMessage());
+            }
             throw new UnsupportedDdlException(statement, "PostgreSQL translation: " + why.getMessage(), why);
         }
-        // H2 in MySQL mode accepts much MySQL DDL itself: try it as written, in the statement's default schema.
+        // H2 in MySQL mode accepts much MySQL DDL itself: try it as written, in the statement's default schema (or
+        // fail: never in another), and give the session its schema back afterwards.
         List<String> executed = new ArrayList<>();
+        String sessionSchema = target.getSchema();
         try {
             if (statement.defaultSchema() != null) {
                 String sql = "SET SCHEMA " + dialect.quoteIdentifier(mapping.targetSchema(statement.defaultSchema()));
@@ -126,10 +182,18 @@ public final class TranslatingDdlHandler implements DdlHandler {
             DdlStatements.execute(target, statement.sql());
             executed.add(statement.sql());
         } catch (SQLException h2Refused) {
+            boolean ranInItsSchema = statement.defaultSchema() == null || !executed.isEmpty();
+            if (kind == StatementScope.Kind.PROGRAM && ranInItsSchema) {
+                return definitionSkipped(statement, why.getMessage() + "; H2 refused it as written: "
+                        + h2Refused.getMessage());
+            }
             UnsupportedDdlException e = new UnsupportedDdlException(statement, "not translated (" + why.getMessage()
                     + ") and H2 refused it as written (" + h2Refused.getMessage() + ")", h2Refused);
             throw e;
         } finally {
+            if (sessionSchema != null && !target.isClosed()) {
+                target.setSchema(sessionSchema);
+            }
             if (catalog != null) {
                 catalog.invalidateAll();
             }
@@ -137,6 +201,16 @@ public final class TranslatingDdlHandler implements DdlHandler {
         LOG.warn("statement{} ran as written on H2 (not translated: {}): {}", statement.position() == null ? ""
                 : " at " + statement.position(), why.getMessage(), statement.abbreviated());
         return new DdlResult(executed, Set.of(), Set.of(), List.of("ran as written: " + why.getMessage()), false);
+    }
+
+    /**
+     * A view, stored routine or event definition this target cannot run as MySQL wrote it: it holds no rows, so it is
+     * skipped with a warning and counted rather than stopping the apply.
+     */
+    private DdlResult definitionSkipped(SourceStatement statement, String why) {
+        LOG.warn("DDL{}: a view, routine or event definition {} cannot run is not created ({}): {}", at(statement),
+                dialect.kind(), why, statement.abbreviated());
+        return DdlResult.skipped("definition not translated for " + dialect.kind() + ": " + why);
     }
 
     /** Looks primary keys up in the target's catalog on the worker's connection. */
@@ -157,6 +231,16 @@ public final class TranslatingDdlHandler implements DdlHandler {
                 }
             } catch (SQLException e) {
                 throw new DdlSyntaxException("cannot read the primary key of " + table.name() + ": " + e.getMessage(), 0);
+            }
+        }
+
+        @Override
+        public boolean tableExists(TableName table) {
+            try (ResultSet rs = connection.getMetaData().getTables(dialect.metadataCatalog(table.schema()),
+                    dialect.metadataSchema(table.schema()), table.name(), null)) {
+                return rs.next();
+            } catch (SQLException e) {
+                throw new DdlSyntaxException("cannot look up table " + table.name() + ": " + e.getMessage(), 0);
             }
         }
 

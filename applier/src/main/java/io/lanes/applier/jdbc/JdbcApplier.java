@@ -101,11 +101,20 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private Change currentChange;
     /** Positions of the transactions of the open target transaction that the skip list skipped. */
     private final List<String> skippedInBatch = new ArrayList<>();
+    /** The connection's foreign key and unique checks, following the source's. */
+    private final ConstraintCheckSession checks;
+    /** Source transactions applied into the open target transaction (none: a setting that commits is safe). */
+    private int appliedSinceCommit;
+    /** Trigger statements and untranslatable definitions the DDL handler passed over in the open batch. */
+    private int triggersNotCreatedInBatch;
+    private int definitionsNotTranslatedInBatch;
+    private int accountStatementsNotRunInBatch;
 
     JdbcApplier(JdbcTarget target, int workerId) {
         this.target = target;
         this.workerId = workerId;
         this.binder = new ValueBinder(target.dialect(), target.conversions());
+        this.checks = new ConstraintCheckSession(target.dialect());
         int cacheSize = target.statementCacheSize();
         this.statements = new LinkedHashMap<>(16, 0.75f, true) {
             private static final long serialVersionUID = 1L;
@@ -140,14 +149,25 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             if (skipping) {
                 savepoint = c.setSavepoint();
             }
-            applyChanges(c, source);
-            if (skipping || context.endOfBatch()) {
-                flush();
+            try {
+                applyChanges(c, source);
+                if (skipping || context.endOfBatch()) {
+                    flush();
+                }
+            } finally {
+                appliedSinceCommit++;
             }
+            endSourceTransaction(c);
         } catch (SQLException | RuntimeException e) {
             TargetRefusedException refused = refusal(e, source);
             if (savepoint != null && target.errorPolicy().skips(refused.error())) {
                 skip(c, savepoint, refused, context);
+                try {
+                    checks.endOfSourceTransaction(c);
+                } catch (SQLException checksFailed) {
+                    refused.addSuppressed(checksFailed);
+                    throw refused;
+                }
                 if (context.endOfBatch()) {
                     flush();
                 }
@@ -159,22 +179,36 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
     private void applyChanges(Connection c, SourceTransaction source) throws SQLException {
         int index = 0;
+        boolean opened = false; // something of this source transaction is in the target transaction
         for (Change change : source.changes()) {
             index++;
             if (change instanceof RowChange row) {
                 currentChange = row;
+                if (checks.changePending()) {
+                    flush();
+                    checks.apply(c, appliedSinceCommit == 0 && !opened);
+                }
                 applyRow(c, row, source);
+                opened = true;
+            } else if (change instanceof io.lanes.applier.ConstraintChecks marker) {
+                checks.want(marker);
             } else if (change instanceof SourceStatement statement) {
                 currentChange = statement;
                 flush();
+                opened = true;
                 String key = source.position() + "#" + index;
                 if (implicitlyCommittedDdl.contains(key)) {
                     continue;
                 }
                 boolean implicitCommit = target.dialect().kind() != Dialect.Kind.POSTGRESQL;
                 try {
-                    target.ddlHandler().apply(c, statement);
+                    io.lanes.applier.ddl.DdlResult result = target.ddlHandler().apply(c, statement);
+                    checks.statementRan();
+                    if (result != null && result.skipped()) {
+                        countNotApplied(statement);
+                    }
                 } catch (SQLException e) {
+                    checks.statementRan();
                     if (implicitCommit && ddlOutcomeUnknown.contains(key) && alreadyInEffect(e)) {
                         // An earlier attempt ran it before its connection broke; the target already has it.
                         implicitlyCommittedDdl.add(key);
@@ -197,6 +231,32 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             } else {
                 throw new IllegalArgumentException("unknown change type " + change.getClass().getName() + " at "
                         + source.position());
+            }
+        }
+    }
+
+    /** The source transaction's rows are all applied: the next one starts with the checks the target has by default. */
+    private void endSourceTransaction(Connection c) throws SQLException {
+        if (checks.resetAtEndPending()) {
+            flush();
+        }
+        checks.endOfSourceTransaction(c);
+    }
+
+    /** Counts a trigger or definition statement the DDL handler passed over (at commit, once). */
+    private void countNotApplied(SourceStatement statement) {
+        io.lanes.applier.internal.StatementScope.Kind kind;
+        try {
+            kind = io.lanes.applier.internal.StatementScope.of(statement.sql(), statement.sqlMode()).kind();
+        } catch (RuntimeException unreadable) {
+            return;
+        }
+        switch (kind) {
+            case CREATE_TRIGGER, DROP_TRIGGER -> triggersNotCreatedInBatch++;
+            case PROGRAM -> definitionsNotTranslatedInBatch++;
+            case ACCOUNT_MANAGEMENT -> accountStatementsNotRunInBatch++;
+            default -> {
+                // excluded by the mapping's table filters: a table's rows are not counted either
             }
         }
     }
@@ -545,6 +605,15 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                     + positionOf(batch.transaction(batch.size() - 1).payload());
             throw new TargetRefusedException(position, null, TargetErrorPolicy.classify(e), e);
         }
+        appliedSinceCommit = 0;
+        restoreChecks();
+        if (triggersNotCreatedInBatch + definitionsNotTranslatedInBatch + accountStatementsNotRunInBatch > 0) {
+            target.countStatementsNotApplied(triggersNotCreatedInBatch, definitionsNotTranslatedInBatch,
+                    accountStatementsNotRunInBatch);
+            triggersNotCreatedInBatch = 0;
+            definitionsNotTranslatedInBatch = 0;
+            accountStatementsNotRunInBatch = 0;
+        }
         if (!skippedInBatch.isEmpty()) {
             target.countSkipped(skippedInBatch.size());
             LOG.warn("worker {}: committed past {} transaction(s) skipped by lanes.skip-errors: {}", workerId,
@@ -580,10 +649,25 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         unknownOutcome = null;
     }
 
+    /** After a commit or rollback: the connection's checks back on (H2's database-wide setting restored). */
+    private void restoreChecks() {
+        try {
+            checks.afterTransaction(connection);
+        } catch (SQLException e) {
+            LOG.warn("worker {}: could not turn the target's constraint checks back on ({}); the connection is "
+                    + "reopened", workerId, e.getMessage());
+            closeConnection();
+        }
+    }
+
     @Override
     public void rollback(Batch<SourceTransaction> batch) throws Exception {
         skippedInBatch.clear();
         discardPendingBatch();
+        appliedSinceCommit = 0;
+        triggersNotCreatedInBatch = 0;
+        definitionsNotTranslatedInBatch = 0;
+        accountStatementsNotRunInBatch = 0;
         if (connection == null) {
             return;
         }
@@ -593,6 +677,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             // A broken connection: start afresh on the next apply (the target rolls the transaction back itself).
             closeConnection();
         }
+        restoreChecks();
     }
 
     private Connection connection() throws SQLException {
@@ -626,6 +711,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private void closeConnection() {
         closeStatements();
         sqlCache.clear();
+        checks.connectionClosed();
         if (connection != null) {
             try {
                 connection.close();

@@ -32,6 +32,12 @@ public final class JdbcTarget {
     private final int statementCacheSize;
     private final TargetErrorPolicy errorPolicy;
     private final java.util.concurrent.atomic.LongAdder skipped = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder triggersNotCreated = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder accountStatementsNotRun =
+            new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder definitionsNotTranslated =
+            new java.util.concurrent.atomic.LongAdder();
+    private final io.lanes.applier.ddl.StatementPolicy statementPolicy;
 
     private JdbcTarget(Builder b) {
         connections = b.connections;
@@ -39,8 +45,10 @@ public final class JdbcTarget {
         mapping = b.mapping;
         conversions = b.conversions;
         catalog = new TargetCatalog(dialect);
-        ddlHandler = b.ddlHandler != null ? b.ddlHandler : DdlHandler.forDialect(dialect, mapping, catalog);
         checkpointTable = b.checkpointTable != null ? b.checkpointTable : new JdbcCheckpointTable(dialect);
+        statementPolicy = new io.lanes.applier.ddl.StatementPolicy(b.triggers, b.collations, checkpointTable.schema());
+        ddlHandler = b.ddlHandler != null ? b.ddlHandler
+                : DdlHandler.forDialect(dialect, mapping, catalog, statementPolicy);
         pipeline = b.pipeline;
         statementCacheSize = b.statementCacheSize;
         errorPolicy = b.errorPolicy;
@@ -129,6 +137,32 @@ public final class JdbcTarget {
         skipped.add(transactions);
     }
 
+    /** How the default DDL handlers treat triggers and collations (whether or not a handler of the user's replaced them). */
+    public io.lanes.applier.ddl.StatementPolicy statementPolicy() {
+        return statementPolicy;
+    }
+
+    /** CREATE/DROP TRIGGER statements the DDL handler passed over, in committed batches, over every applier. */
+    public long triggersNotCreated() {
+        return triggersNotCreated.sum();
+    }
+
+    /** View, routine and event definitions the DDL handler could not run here, in committed batches. */
+    public long definitionsNotTranslated() {
+        return definitionsNotTranslated.sum();
+    }
+
+    /** Account statements asked for that the DDL handler did not run (H2 and PostgreSQL never run them). */
+    public long accountStatementsNotRun() {
+        return accountStatementsNotRun.sum();
+    }
+
+    void countStatementsNotApplied(int triggers, int definitions, int accounts) {
+        triggersNotCreated.add(triggers);
+        definitionsNotTranslated.add(definitions);
+        accountStatementsNotRun.add(accounts);
+    }
+
     int statementCacheSize() {
         return statementCacheSize;
     }
@@ -150,6 +184,8 @@ public final class JdbcTarget {
         private int statementCacheSize = 256;
         private TargetErrorPolicy errorPolicy = TargetErrorPolicy.defaults();
         private Boolean inProcess;
+        private io.lanes.applier.ddl.StatementPolicy.Triggers triggers = io.lanes.applier.ddl.StatementPolicy.Triggers.GUARD;
+        private CollationMap collations = CollationMap.defaults();
 
         private Builder(ConnectionFactory connections, Dialect dialect) {
             this.connections = Objects.requireNonNull(connections, "connections");
@@ -210,6 +246,18 @@ public final class JdbcTarget {
         /** What to retry, stop on or skip; default {@link TargetErrorPolicy#defaults()} (skip nothing). */
         public Builder errorPolicy(TargetErrorPolicy policy) {
             this.errorPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** What a MySQL/MariaDB target does with the source's triggers; default {@code GUARD}. */
+        public Builder triggers(io.lanes.applier.ddl.StatementPolicy.Triggers triggers) {
+            this.triggers = Objects.requireNonNull(triggers, "triggers");
+            return this;
+        }
+
+        /** The collations a MySQL/MariaDB target uses for source collations it lacks; default {@link CollationMap#defaults()}. */
+        public Builder collations(CollationMap collations) {
+            this.collations = Objects.requireNonNull(collations, "collations");
             return this;
         }
 

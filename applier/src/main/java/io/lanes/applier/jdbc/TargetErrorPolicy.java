@@ -274,7 +274,7 @@ public final class TargetErrorPolicy {
             return TargetErrorClass.DATA;
         }
         if (t instanceof SQLSyntaxErrorException || t instanceof SQLInvalidAuthorizationSpecException
-                || t instanceof InvalidIdentifierException) {
+                || t instanceof InvalidIdentifierException || t instanceof io.lanes.applier.ddl.UnsupportedDdlException) {
             return TargetErrorClass.SYNTAX_OR_ACCESS;
         }
         if (t instanceof TargetMismatchException || t instanceof MissingTableException) {

@@ -74,6 +74,23 @@ public final class SinkTarget {
         };
     }
 
+    /**
+     * The transaction as a sink receives it: row changes and statements only. {@link io.lanes.applier.ConstraintChecks}
+     * markers tell a database target how to apply the rows; a sink has no constraints to relax, and sinks written
+     * against "rows and statements" should not meet a third kind of change.
+     */
+    static SourceTransaction withoutCheckMarkers(SourceTransaction t) {
+        boolean any = false;
+        for (io.lanes.applier.Change c : t.changes()) {
+            any |= c instanceof io.lanes.applier.ConstraintChecks;
+        }
+        if (!any) {
+            return t;
+        }
+        return new SourceTransaction(t.position(), t.gtid(), t.commitTime(), t.changes().stream()
+                .filter(c -> !(c instanceof io.lanes.applier.ConstraintChecks)).toList());
+    }
+
     /** One worker's: delivers on apply, waits for the acknowledgements on commit, then writes the checkpoint. */
     private final class SinkApplier implements Applier<SourceTransaction> {
         private final int workerId;
@@ -85,7 +102,7 @@ public final class SinkTarget {
 
         @Override
         public void apply(Transaction<SourceTransaction> txn, ApplyContext context) throws Exception {
-            CompletableFuture<Void> ack = sink.deliver(txn.payload(), workerId);
+            CompletableFuture<Void> ack = sink.deliver(withoutCheckMarkers(txn.payload()), workerId);
             pending.add(Objects.requireNonNull(ack, "TransactionSink.deliver returned null"));
         }
 

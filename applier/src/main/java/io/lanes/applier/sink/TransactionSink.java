@@ -21,7 +21,8 @@ public interface TransactionSink {
     /**
      * Hands over one transaction.
      *
-     * @param transaction the decoded transaction: row changes with column names and typed values, and statements
+     * @param transaction the decoded transaction: row changes with column names and typed values, and statements (the
+     *     {@link io.lanes.applier.ConstraintChecks} markers a database target gets are left out)
      * @param workerId the worker delivering it (0-based)
      * @return a future completed when the sink has the transaction durably; {@code CompletableFuture.completedFuture(null)}
      *     for a synchronous sink

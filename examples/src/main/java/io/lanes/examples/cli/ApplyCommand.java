@@ -37,9 +37,9 @@ import picocli.CommandLine.Option;
             "",
             "Output: with a terminal on stdout a progress bar (stderr) and a summary; in every case the last line on",
             "stdout is one JSON object: status (ok: the files' end or caught up; stopped: by Ctrl-C/SIGTERM; aborted:",
-            "by a second Ctrl-C; failed),",
-            "transactions (committed), transactions_read, skipped (already applied",
-            "before), skipped_by_error_policy, events, rows, seconds, tps, position, resumed_from, scheduler, workers, commit_order,",
+            "by a second Ctrl-C; failed), transactions (committed), transactions_read, skipped (already applied",
+            "before), skipped_by_error_policy, account_statements_skipped, statements_filtered, triggers_not_created,",
+            "definitions_not_translated, events, rows, seconds, tps, position, resumed_from, scheduler, workers, commit_order,",
             "block_commit, achieved_parallelism, worker_stats[] (per worker: transactions, commits, bytes, applying_s,",
             "waiting_for_dependency_s, waiting_for_commit_order_s, retrying_s, idle_s, state); on failure also error",
             "and failed_position.",
@@ -137,6 +137,24 @@ public final class ApplyCommand implements Callable<Integer> {
                     + "and vendor codes, comma-separated (e.g. 1062,23505). Off by default; every skipped transaction "
                     + "is logged with its position and counted (skipped_by_error_policy).")
     String skipErrors;
+
+    @Option(names = "--apply-account-statements",
+            description = "Run the log's account management (CREATE/ALTER/DROP USER, GRANT, REVOKE, SET PASSWORD, roles) "
+                    + "on a MySQL/MariaDB target. Off by default: each is skipped, logged without its secrets and counted "
+                    + "(account_statements_skipped); H2 and PostgreSQL never run them.")
+    boolean applyAccountStatements;
+
+    @Option(names = "--triggers", paramLabel = "MODE",
+            description = "The log's CREATE TRIGGER on a MySQL/MariaDB target: guard (default: fires for statements, "
+                    + "never for the rows applied, which hold what it wrote), skip (row-based logs), as-written "
+                    + "(statement-based logs). H2 and PostgreSQL never create them.")
+    String triggers;
+
+    @Option(names = "--collation-map", paramLabel = "LIST",
+            description = "Collations a MySQL/MariaDB target lacks, as SOURCE=TARGET,... (a source name or id), before "
+                    + "the built-in table (MySQL 8's utf8mb4_0900_ai_ci and the other 0900 collations to MariaDB's "
+                    + "nearest; docs/collations.md).")
+    String collationMap;
 
     @Option(names = "--tls-mode", paramLabel = "MODE",
             description = "TLS to the target: disabled | preferred | required | verify-ca | verify-identity "
@@ -251,6 +269,15 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         if (tlsCa != null) {
             extra.setProperty(LanesConfig.Option.TARGET_TLS_CA.key(), tlsCa.toString());
+        }
+        if (applyAccountStatements) {
+            extra.setProperty(LanesConfig.Option.ACCOUNT_STATEMENTS.key(), "apply");
+        }
+        if (triggers != null) {
+            extra.setProperty(LanesConfig.Option.TRIGGERS.key(), triggers);
+        }
+        if (collationMap != null) {
+            extra.setProperty(LanesConfig.Option.COLLATION_MAP.key(), collationMap);
         }
         if (!extra.isEmpty()) {
             b.properties(extra);

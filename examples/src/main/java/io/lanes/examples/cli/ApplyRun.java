@@ -158,6 +158,12 @@ final class ApplyRun {
         m.put("transactions_read", s.transactionsRead());
         m.put("skipped", s.transactionsSkipped());
         m.put("skipped_by_error_policy", s.transactionsSkippedByErrorPolicy());
+        if (s.statements() != null) {
+            m.put("account_statements_skipped", s.statements().accountStatementsSkipped());
+            m.put("statements_filtered", s.statements().statementsFiltered());
+            m.put("triggers_not_created", s.statements().triggersNotCreated());
+            m.put("definitions_not_translated", s.statements().definitionsNotTranslated());
+        }
         m.put("events", s.events());
         m.put("rows", s.rows());
         m.put("seconds", s.seconds());
@@ -214,6 +220,13 @@ final class ApplyRun {
                         w.commits(), w.applyingNanos() / 1e9,
                         (w.waitingForDependencyNanos() + w.waitingForCommitOrderNanos()) / 1e9);
             }
+        }
+        io.lanes.applier.StatementStats st = s.statements();
+        if (st != null && (st.accountStatementsSkipped() + st.statementsFiltered() + st.triggersNotCreated()
+                + st.definitionsNotTranslated()) > 0) {
+            out.printf(Locale.ROOT, "  statements not applied: %,d account management (skipped), %,d filtered out, "
+                    + "%,d trigger statements, %,d view/routine/event definitions%n", st.accountStatementsSkipped(),
+                    st.statementsFiltered(), st.triggersNotCreated(), st.definitionsNotTranslated());
         }
         if (outcome.interrupted() && outcome.ok()) {
             out.println(verdict.equals("aborted")

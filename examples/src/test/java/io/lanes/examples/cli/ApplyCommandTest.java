@@ -205,6 +205,32 @@ class ApplyCommandTest {
                 "--workers", "many").code());
     }
 
+    /**
+     * The mariadb-poc fixture of domain 1 (MariaDB 11.8: eleven account statements with passwords, one CREATE
+     * DATABASE): account management is skipped and counted in the summary, no password reaches either stream; the
+     * statement options are on the command line and checked.
+     */
+    @Test
+    void accountStatementsAreCountedAndStatementOptionsChecked() throws Exception {
+        Path poc = DumpCommandTest.FIXTURES.resolve("mariadb-poc/domain_id_1/mariadb-repl-bin.000002");
+        String url = "jdbc:h2:" + temp.resolve("accounts").toAbsolutePath();
+        Result r = DumpCommandTest.run("apply", "--source", poc.toString(), "--target", url, "--json");
+        assertEquals(0, r.code(), r.err());
+        String json = last(r);
+        assertEquals(11, number(json, "account_statements_skipped"), json);
+        assertEquals(0, number(json, "statements_filtered"), json);
+        String all = String.join("\n", r.out()) + r.err();
+        assertFalse(all.contains("zk<9ZL") || all.contains("MariaDB11!"), "a password reached the output");
+
+        String help = String.join("\n", DumpCommandTest.run("apply", "--help").out());
+        assertTrue(help.contains("--apply-account-statements") && help.contains("--triggers")
+                && help.contains("--collation-map"), help);
+        assertEquals(2, DumpCommandTest.run("apply", "--source", TYPES.toString(), "--target", "jdbc:h2:mem:x",
+                "--triggers", "sometimes").code());
+        assertEquals(2, DumpCommandTest.run("apply", "--source", TYPES.toString(), "--target", "jdbc:h2:mem:x",
+                "--collation-map", "utf8mb4_0900_ai_ci").code());
+    }
+
     @Test
     void helpDocumentsExitCodesAndDefaults() {
         Result r = DumpCommandTest.run("apply", "--help");
