@@ -177,6 +177,22 @@ class LanesMetricsTest {
                 + "LanesMetrics.meters(): regenerate with -Dlanes.docs.update=true");
     }
 
+    @Test
+    void theGrafanaDashboardReadsOnlySeriesTheBinderExports() throws Exception {
+        String dashboard = Files.readString(Path.of("../docs/ops/lanes-dashboard.json"), StandardCharsets.UTF_8);
+        java.util.Set<String> exported = new java.util.TreeSet<>();
+        for (LanesMeter m : LanesMetrics.meters()) {
+            exported.add(m.prometheusName());
+        }
+        java.util.regex.Matcher used = java.util.regex.Pattern.compile("\\b(lanes_[a-z_]+)\\b").matcher(dashboard);
+        int count = 0;
+        while (used.find()) {
+            count++;
+            assertTrue(exported.contains(used.group(1)), used.group(1) + " is not exported; exported: " + exported);
+        }
+        assertTrue(count >= 8, "the dashboard reads " + count + " series");
+    }
+
     /** The metric reference: one row per meter. */
     static String referenceTable() {
         StringBuilder sb = new StringBuilder("| Prometheus name | type | labels | reads | meaning |\n|---|---|---|---|---|\n");
