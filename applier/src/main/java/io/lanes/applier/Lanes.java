@@ -781,7 +781,7 @@ public final class Lanes implements AutoCloseable {
             return false;
         }
         long sequence = e.submit(txn);
-        progress.submitted(sequence, commitMillis, txn.position(), rowCount, e.lowWaterMark());
+        progress.submitted(sequence, commitMillis, txn.position(), rowCount, e);
         currentPosition = null;
         lastSequence = sequence;
         sourcePosition = txn.position();

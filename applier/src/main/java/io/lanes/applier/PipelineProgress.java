@@ -11,11 +11,13 @@ import java.util.Arrays;
  * only; this remembers, for each transaction handed to it and not yet known to be committed, its source commit time,
  * position and rows, and lets go of them as the low-water mark passes them.
  *
- * <p>Threads: {@link #reading} and {@link #submitted} are called by the reading thread only; {@link #advance} and
- * {@link #snapshot} by any thread. One lock guards the state: the reading thread takes it once per transaction
- * (uncontended, tens of nanoseconds next to a transaction's microseconds of decoding), a stats reader once per
- * snapshot. What is remembered is bounded by the transactions in flight, since each submit lets go of what the
- * low-water mark passed.
+ * <p>Threads: {@link #reading} and {@link #submitted} are called by the reading thread only; {@link #snapshot} by any
+ * thread. One lock guards the remembered transactions: the reading thread takes it once per transaction (uncontended:
+ * tens of nanoseconds next to a transaction's microseconds of decoding), a stats reader once per snapshot. The reading
+ * thread does not read the engine's low-water mark per transaction (the workers write its cache line at every commit,
+ * and reading it from the dispatching thread at every submit makes that line travel between processors, which
+ * docs/architecture.md explains the engine avoids): it lets go of committed transactions when a snapshot is taken, or
+ * when its ring is full, so what is remembered stays bounded by the transactions in flight (plus the ring's slack).
  */
 final class PipelineProgress {
     /** Lag and applied totals at one instant. */
@@ -34,23 +36,34 @@ final class PipelineProgress {
     private long rowsApplied;
     private long appliedSourceMillis = -1;
     private String appliedPosition;
-    /** Source commit time of the transaction read and not yet submitted (waiting for the delay or for room), or -1. */
-    private long readingSourceMillis = -1;
-    /** When the reading thread last had a whole transaction from the source (epoch ms), 0 before any. */
-    private volatile long lastTransactionMillis;
+    /**
+     * Source commit time of the transaction read and not yet submitted (waiting for the delay or for room), or -1.
+     * Written by the reading thread with a release store (a plain store on x86), read by snapshots.
+     */
+    private final java.util.concurrent.atomic.AtomicLong readingSourceMillis = new java.util.concurrent.atomic.AtomicLong(-1);
+    /** Source commit time of the last transaction submitted, -1 before any. */
+    private long submittedSourceMillis = -1;
 
     /** The reading thread has a whole transaction committed on the source at {@code sourceMillis} and will submit it. */
-    synchronized void reading(long sourceMillis) {
-        readingSourceMillis = sourceMillis;
-        lastTransactionMillis = System.currentTimeMillis();
+    void reading(long sourceMillis) {
+        readingSourceMillis.lazySet(sourceMillis);
     }
 
-    /** The transaction {@link #reading} announced was submitted as {@code sequence}; {@code lowWaterMark} is current. */
-    synchronized void submitted(long sequence, long sourceMillis, String position, long rows, long lowWaterMark) {
-        readingSourceMillis = -1;
+    /**
+     * The transaction {@link #reading} announced was submitted as {@code sequence}.
+     *
+     * @param engine the engine, whose low-water mark is read only when the ring is full
+     */
+    synchronized void submitted(long sequence, long sourceMillis, String position, long rows,
+            io.lanes.core.Engine<?> engine) {
+        readingSourceMillis.lazySet(-1);
+        submittedSourceMillis = sourceMillis;
         rowsSubmitted += rows;
         if (size == sequences.length) {
-            grow();
+            advance(engine.lowWaterMark());
+            if (size == sequences.length) {
+                grow();
+            }
         }
         int at = (head + size) % sequences.length;
         sequences[at] = sequence;
@@ -58,11 +71,10 @@ final class PipelineProgress {
         rowsAfter[at] = rowsSubmitted;
         positions[at] = position;
         size++;
-        advance(lowWaterMark);
     }
 
     /** Lets go of everything at or below {@code lowWaterMark}: it is committed. */
-    synchronized void advance(long lowWaterMark) {
+    private void advance(long lowWaterMark) {
         while (size > 0 && sequences[head] <= lowWaterMark) {
             rowsApplied = rowsAfter[head];
             appliedSourceMillis = sourceMillis[head];
@@ -79,8 +91,8 @@ final class PipelineProgress {
      *   <li>a transaction read and not committed: now minus the source commit time of the oldest such (the target
      *       lacks what the source committed then);</li>
      *   <li>none, and the pipeline is caught up: 0 while the source was heard from within {@code contactToleranceMillis}
-     *       (a live source's heartbeats, or a transaction), else now minus that contact; a file source that reached its
-     *       end is 0;</li>
+     *       (a live source's heartbeat, or the source commit time of its last transaction, which a caught-up replica
+     *       received about then), else now minus that contact; a file source that reached its end is 0;</li>
      *   <li>none, not caught up (between two transactions of a backlog): now minus the source commit time of the last
      *       transaction applied;</li>
      *   <li>NaN when nothing says (nothing applied nor read yet, not caught up).</li>
@@ -124,14 +136,15 @@ final class PipelineProgress {
             long lastContactMillis, long contactToleranceMillis) {
         advance(lowWaterMark);
         long oldest = size > 0 ? sourceMillis[head] : -1;
-        if (readingSourceMillis >= 0 && (oldest < 0 || readingSourceMillis < oldest)) {
-            oldest = readingSourceMillis;
+        long reading = readingSourceMillis.get();
+        if (reading >= 0 && (oldest < 0 || reading < oldest)) {
+            oldest = reading;
         }
         double lag;
         if (oldest >= 0) {
             lag = seconds(nowMillis - oldest);
         } else if (caughtUp) {
-            long contact = Math.max(lastContactMillis, lastTransactionMillis);
+            long contact = Math.max(lastContactMillis, submittedSourceMillis);
             lag = !live || nowMillis - contact <= contactToleranceMillis ? 0 : seconds(nowMillis - contact);
         } else if (appliedSourceMillis >= 0) {
             lag = seconds(nowMillis - appliedSourceMillis);
