@@ -136,6 +136,9 @@ public final class Lanes implements AutoCloseable {
     private final io.lanes.applier.internal.StatementCounters statementCounters =
             new io.lanes.applier.internal.StatementCounters();
     private volatile JdbcTarget jdbcTarget;
+    private final PipelineProgress progress = new PipelineProgress();
+    private volatile ReplicationClient liveClient;
+    private volatile io.lanes.applier.internal.SourceEndMonitor sourceEnd;
 
     // Written by the reading thread only; read by any thread for stats.
     private volatile long transactionsRead;
@@ -424,6 +427,10 @@ public final class Lanes implements AutoCloseable {
                 }
             }
         } finally {
+            io.lanes.applier.internal.SourceEndMonitor m = sourceEnd;
+            if (m != null) {
+                m.close();
+            }
             readerFinished.countDown();
         }
     }
@@ -520,6 +527,11 @@ public final class Lanes implements AutoCloseable {
         try (ReplicationClient client = config.sourceClient
                 .startPosition(prefix == null ? start : prefix.dumpFrom()).build()) {
             ServerInfo atConnect = client.start();
+            liveClient = client;
+            if (!config.sourceStatusInterval.isZero()) {
+                sourceEnd = io.lanes.applier.internal.SourceEndMonitor.start(client, config.sourceStatusInterval,
+                        config.pipeline);
+            }
             if (atConnect != null && atConnect.mariaDb() && start instanceof StartPosition.FilePosition) {
                 // A MariaDB dump from a file position carries no history: the server's BINLOG_GTID_POS for the dump
                 // position (the start, or the start file's beginning when a prefix is read) gives every domain's last
@@ -747,7 +759,7 @@ public final class Lanes implements AutoCloseable {
         if (config.applyDelay().isZero() || t.events().isEmpty()) {
             return true;
         }
-        long commitMillis = t.events().get(t.events().size() - 1).header().timestamp() * 1000L;
+        long commitMillis = sourceCommitMillis(t);
         long dueMillis = commitMillis + config.applyDelay().toMillis();
         long wait;
         if (dueMillis > System.currentTimeMillis()) {
@@ -757,6 +769,11 @@ public final class Lanes implements AutoCloseable {
             Thread.sleep(Math.min(wait, 100));
         }
         return !stopRequested;
+    }
+
+    /** The source commit time of a transaction: its last event's timestamp (the binlog has seconds); -1 for none. */
+    private static long sourceCommitMillis(BinlogTransaction t) {
+        return t.events().isEmpty() ? -1 : t.events().get(t.events().size() - 1).header().timestamp() * 1000L;
     }
 
     /** Converts and submits one transaction; false when the engine halted (the caller stops reading). */
@@ -775,10 +792,13 @@ public final class Lanes implements AutoCloseable {
                 rowCount++;
             }
         }
+        long commitMillis = sourceCommitMillis(t);
+        progress.reading(commitMillis);
         if (!awaitApplyDelay(e, t)) {
             return false;
         }
         long sequence = e.submit(txn);
+        progress.submitted(sequence, commitMillis, txn.position(), rowCount, e);
         currentPosition = null;
         lastSequence = sequence;
         sourcePosition = txn.position();
@@ -816,9 +836,12 @@ public final class Lanes implements AutoCloseable {
             committed = Math.max(committed, transactionsRead);
         }
         RecoveryPoint rp = recoveryPoint;
+        PipelineProgress.Snapshot p = progress.snapshot(es == null ? 0 : es.lowWaterMark(), config.sourceClient != null,
+                caughtUp, liveClient, sourceEnd, rp == null ? null : rp.position());
         return new LanesStats(s, seconds, committed, transactionsRead, transactionsSkipped, events, rows,
                 sourceBytesRead, sourceBytesTotal, sourcePosition, rp == null ? null : rp.position(),
-                skippedByErrorPolicy.getAsLong(), es, statementStats());
+                skippedByErrorPolicy.getAsLong(), es, p.rowsApplied(), p.lastAppliedSourceMillis(), p.appliedPosition(),
+                p.lagSeconds(), p.sourceEndPosition(), p.sourceBehindBytes(), statementStats());
     }
 
     private StatementStats statementStats() {

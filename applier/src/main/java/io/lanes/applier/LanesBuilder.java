@@ -61,6 +61,10 @@ public final class LanesBuilder {
     CommitOrder commitOrder = LanesConfig.DEFAULT_COMMIT_ORDER;
     int blockCommit = LanesConfig.DEFAULT_BLOCK_COMMIT;
     Duration applyDelay = Duration.ZERO;
+    Duration sourceStatusInterval = LanesConfig.DEFAULT_SOURCE_STATUS_INTERVAL;
+    int metricsPort = -1;
+    String metricsBindAddress = LanesConfig.DEFAULT_METRICS_BIND_ADDRESS;
+    Duration progressInterval = LanesConfig.DEFAULT_PROGRESS_INTERVAL;
     int checkpointGroupSize = LanesConfig.DEFAULT_CHECKPOINT_GROUP_SIZE;
     Duration checkpointPeriod = LanesConfig.DEFAULT_CHECKPOINT_PERIOD;
     long queueBudgetBytes = LanesConfig.DEFAULT_QUEUE_BUDGET_BYTES;
@@ -306,6 +310,20 @@ public final class LanesBuilder {
         return this;
     }
 
+    /**
+     * How often a live source is asked where its binlog ends, for {@link LanesStats#sourceBehindBytes()}: a short
+     * connection of its own each time, with the replication account (which then needs REPLICATION CLIENT or BINLOG
+     * MONITOR). {@link Duration#ZERO} never asks. Default 10 s.
+     */
+    public LanesBuilder sourceStatusInterval(Duration interval) {
+        if (interval == null || interval.isNegative()) {
+            throw new IllegalArgumentException(Option.SOURCE_STATUS_INTERVAL_SECONDS.key() + " must be >= 0: "
+                    + interval);
+        }
+        this.sourceStatusInterval = interval;
+        return this;
+    }
+
     public LanesBuilder checkpointGroupSize(int transactions) {
         if (transactions < 2) {
             throw new IllegalArgumentException(Option.CHECKPOINT_GROUP_SIZE.key() + " must be >= 2: " + transactions);
@@ -433,6 +451,28 @@ public final class LanesBuilder {
                     case COMMIT_ORDER -> commitOrder(value);
                     case BLOCK_COMMIT -> blockCommit(Integer.parseInt(value));
                     case APPLY_DELAY_SECONDS -> applyDelay(Duration.ofSeconds(Long.parseLong(value)));
+                    case SOURCE_STATUS_INTERVAL_SECONDS ->
+                            sourceStatusInterval(Duration.ofSeconds(Long.parseLong(value)));
+                    case METRICS_PORT -> {
+                        int port = Integer.parseInt(value);
+                        if (port < 0 || port > 65535) {
+                            throw new IllegalArgumentException("expected 0..65535");
+                        }
+                        metricsPort = port;
+                    }
+                    case METRICS_BIND_ADDRESS -> {
+                        if (value.isEmpty()) {
+                            throw new IllegalArgumentException("empty address");
+                        }
+                        metricsBindAddress = value;
+                    }
+                    case PROGRESS_INTERVAL_SECONDS -> {
+                        long seconds = Long.parseLong(value);
+                        if (seconds < 0) {
+                            throw new IllegalArgumentException("expected >= 0");
+                        }
+                        progressInterval = Duration.ofSeconds(seconds);
+                    }
                     case CHECKPOINT_GROUP_SIZE -> checkpointGroupSize(Integer.parseInt(value));
                     case CHECKPOINT_PERIOD_MS -> checkpointPeriod(Duration.ofMillis(Long.parseLong(value)));
                     case QUEUE_BUDGET_BYTES -> queueBudgetBytes(Long.parseLong(value));

@@ -69,6 +69,12 @@ public final class LanesConfig {
     public static final long DEFAULT_SOURCE_SERVER_ID = 4242;
     /** Default {@link Option#VERIFY_CHECKSUMS}. */
     public static final boolean DEFAULT_VERIFY_CHECKSUMS = true;
+    /** Default {@link Option#SOURCE_STATUS_INTERVAL_SECONDS}. */
+    public static final Duration DEFAULT_SOURCE_STATUS_INTERVAL = Duration.ofSeconds(10);
+    /** Default {@link Option#METRICS_BIND_ADDRESS}. */
+    public static final String DEFAULT_METRICS_BIND_ADDRESS = "127.0.0.1";
+    /** Default {@link Option#PROGRESS_INTERVAL_SECONDS}. */
+    public static final Duration DEFAULT_PROGRESS_INTERVAL = Duration.ofSeconds(10);
     /** Default {@link Option#H2_MYSQL_MODE}. */
     public static final boolean DEFAULT_H2_MYSQL_MODE = true;
 
@@ -159,6 +165,11 @@ public final class LanesConfig {
                         + "binlog, mysql-gtid: likewise for MySQL); later runs resume after the target's checkpoint, "
                         + "with or without it. Without it a target with no checkpoint of this pipeline is refused at "
                         + "start."),
+        SOURCE_STATUS_INTERVAL_SECONDS("lanes.source.status-interval-seconds", "seconds >= 0",
+                String.valueOf(DEFAULT_SOURCE_STATUS_INTERVAL.toSeconds()), "sourceStatusInterval(Duration)",
+                "How often a live source is asked where its binlog ends (a short connection of its own, needing "
+                        + "REPLICATION CLIENT / BINLOG MONITOR), for LanesStats.sourceBehindBytes and the metric "
+                        + "lanes_source_behind_bytes; 0 never asks (the distance reads unknown)."),
         VERIFY_CHECKSUMS("lanes.source.verify-checksums", "boolean", String.valueOf(DEFAULT_VERIFY_CHECKSUMS),
                 "verifyChecksums(boolean)", "Verify each event's CRC32 when the log carries checksums."),
         TARGET_URL("lanes.target.url", "JDBC URL", "(none)", "target(String)",
@@ -251,7 +262,18 @@ public final class LanesConfig {
                 "collationMap(CollationMap)",
                 "Collations a MySQL/MariaDB target lacks (MySQL 8's utf8mb4_0900_ai_ci, id 255, on MariaDB): source "
                         + "collation (name or id) = target collation, before the built-in table of docs/collations.md. "
-                        + "A collation neither names stops the statement, naming it.");
+                        + "A collation neither names stops the statement, naming it."),
+        METRICS_PORT("lanes.metrics.port", "port 0..65535", "(none)", "(command line: apply --metrics-port)",
+                "Serve Prometheus metrics at http://ADDRESS:PORT/metrics (and register them in JMX) for the whole "
+                        + "run; 0 picks a free port (logged). In code, bind lanes-micrometer's LanesMetrics to a "
+                        + "registry of your own instead."),
+        METRICS_BIND_ADDRESS("lanes.metrics.bind-address", "host name or IP address", DEFAULT_METRICS_BIND_ADDRESS,
+                "(command line: apply --metrics-bind)",
+                "The address the metrics endpoint listens on; 0.0.0.0 for every interface."),
+        PROGRESS_INTERVAL_SECONDS("lanes.progress.interval-seconds", "seconds >= 0",
+                String.valueOf(DEFAULT_PROGRESS_INTERVAL.toSeconds()), "(command line: apply --progress-interval)",
+                "When stdout is not a terminal, apply logs one progress line (rate, lag, position) this often; "
+                        + "0 never.");
 
         private final String key;
         private final String type;
@@ -353,6 +375,10 @@ public final class LanesConfig {
     final boolean applyAccountStatements;
     final StatementPolicy.Triggers triggers;
     final CollationMap collationMap;
+    final Duration sourceStatusInterval;
+    final int metricsPort;
+    final String metricsBindAddress;
+    final Duration progressInterval;
 
     LanesConfig(LanesBuilder b) {
         sourceFiles = List.copyOf(b.sourceFiles);
@@ -390,6 +416,10 @@ public final class LanesConfig {
         applyAccountStatements = b.applyAccountStatements;
         triggers = b.triggers;
         collationMap = b.collationMap;
+        sourceStatusInterval = b.sourceStatusInterval;
+        metricsPort = b.metricsPort;
+        metricsBindAddress = b.metricsBindAddress;
+        progressInterval = b.progressInterval;
         validate();
     }
 
@@ -554,6 +584,26 @@ public final class LanesConfig {
     /** The collations a MySQL/MariaDB target uses for source collations it lacks ({@link Option#COLLATION_MAP}). */
     public CollationMap collationMap() {
         return collationMap;
+    }
+
+    /** How often a live source is asked where its binlog ends ({@link Duration#ZERO}: never). */
+    public Duration sourceStatusInterval() {
+        return sourceStatusInterval;
+    }
+
+    /** {@link Option#METRICS_PORT}: the command line's metrics port, -1 when none was given. */
+    public int metricsPort() {
+        return metricsPort;
+    }
+
+    /** {@link Option#METRICS_BIND_ADDRESS}: where the command line's metrics endpoint listens. */
+    public String metricsBindAddress() {
+        return metricsBindAddress;
+    }
+
+    /** {@link Option#PROGRESS_INTERVAL_SECONDS}: how often the command line logs progress ({@link Duration#ZERO}: never). */
+    public Duration progressInterval() {
+        return progressInterval;
     }
 
     /** TLS to the target ({@link io.lanes.applier.jdbc.TargetTls#NONE}: as the URL says). */

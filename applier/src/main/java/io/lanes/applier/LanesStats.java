@@ -21,6 +21,19 @@ import java.util.List;
  * @param transactionsSkippedByErrorPolicy transactions the skip list ({@code lanes.skip-errors}) skipped and whose
  *     batch committed: each was logged with its position; 0 unless a skip list is configured
  * @param engine the engine's own counters (low-water mark, queues, per-worker times and wait states); null before start
+ * @param rowsApplied row changes of the transactions this run applied up to the low-water mark (a transaction
+ *     committed beyond it is counted once the mark passes it)
+ * @param lastAppliedSourceMillis the source commit time (epoch milliseconds; the binlog's second resolution) of the last
+ *     transaction this run applied up to the low-water mark, -1 before any
+ * @param appliedPosition the source position after that transaction, null before any
+ * @param sourceLagSeconds seconds the target is behind the source now, as MySQL's Seconds_Behind_Source: now minus the
+ *     source commit time of the oldest transaction read and not yet committed; 0 when caught up with a source heard
+ *     from within twice its heartbeat period (a live source idle for longer counts from its last sign of life); NaN
+ *     when nothing tells yet. Assumes the source's clock and this one agree (NTP)
+ * @param sourceEndPosition a live source's binlog end ({@code file:position}) when last asked (every
+ *     {@code lanes.source.status-interval-seconds}), null for files or when unknown
+ * @param sourceBehindBytes binlog bytes between {@code appliedPosition} (or the position resumed from) and that end,
+ *     -1 when unknown (files, the question refused, or the position's file no longer on the server)
  * @param statements what became of the statements the source logged as text that were not applied: account management
  *     skipped, statements filtered out, triggers not created, definitions not translated
  */
@@ -38,6 +51,12 @@ public record LanesStats(
         String resumedFrom,
         long transactionsSkippedByErrorPolicy,
         EngineStats engine,
+        long rowsApplied,
+        long lastAppliedSourceMillis,
+        String appliedPosition,
+        double sourceLagSeconds,
+        String sourceEndPosition,
+        long sourceBehindBytes,
         StatementStats statements) {
 
     /** Committed transactions per second over {@link #seconds()}. */

@@ -86,6 +86,9 @@ class LanesConfigTest {
         p.setProperty("lanes.statements.account-management", "apply");
         p.setProperty("lanes.statements.triggers", "as-written");
         p.setProperty("lanes.target.collation-map", "utf8mb4_0900_ai_ci=utf8mb4_unicode_ci, 278=utf8mb4_bin");
+        p.setProperty("lanes.metrics.port", "9404");
+        p.setProperty("lanes.metrics.bind-address", "0.0.0.0");
+        p.setProperty("lanes.progress.interval-seconds", "30");
         p.setProperty("unrelated.key", "ignored");
         LanesConfig c = LanesConfig.fromProperties(p);
         assertEquals(java.util.List.of(Path.of("x/a.000001"), Path.of("x/a.000002.gz")), c.sourceFiles());
@@ -111,6 +114,9 @@ class LanesConfigTest {
         assertEquals(10, c.workerQueueCapacity());
         assertEquals(3, c.retries());
         assertEquals(Duration.ofSeconds(90), c.applyDelay());
+        assertEquals(9404, c.metricsPort());
+        assertEquals("0.0.0.0", c.metricsBindAddress());
+        assertEquals(Duration.ofSeconds(30), c.progressInterval());
         assertEquals(java.util.List.of("1062", "23505", "sqlstate:23", "code:90131"), c.errorPolicy().skipList());
         assertEquals(io.lanes.applier.jdbc.TargetTls.Mode.DISABLED, c.targetTls().effectiveMode());
         assertEquals(ca, c.targetTls().caCertificate());
@@ -133,9 +139,12 @@ class LanesConfigTest {
         p.setProperty("lanes.source.password-env", "REPL_PASSWORD");
         p.setProperty("lanes.source.server-id", "77");
         p.setProperty("lanes.source.start", "mariadb-gtid:0-1-100");
+        p.setProperty("lanes.source.status-interval-seconds", "0");
         p.setProperty("lanes.target.url", "jdbc:h2:mem:x");
         LanesConfig c = LanesConfig.fromProperties(p);
         assertTrue(c.hasLiveSource());
+        assertEquals(Duration.ZERO, c.sourceStatusInterval());
+        assertEquals(-1, LanesConfig.fromProperties(p).metricsPort(), "no metrics endpoint unless asked for");
         assertTrue(c.sourceFiles().isEmpty());
         assertEquals("mariadb-gtid:0-1-100", c.sourceStart().toString());
         assertTrue(c.sourceDescription().contains("db1.example:3307"), c.sourceDescription());
@@ -185,6 +194,14 @@ class LanesConfigTest {
         assertTrue(e.getMessage().contains("writeset") && e.getMessage().contains("fastest"), e.getMessage());
 
         p.setProperty("lanes.scheduler", "schema");
+        for (String[] bad : new String[][] {{"lanes.metrics.port", "70000"}, {"lanes.metrics.port", "-1"},
+                {"lanes.progress.interval-seconds", "-5"}, {"lanes.source.status-interval-seconds", "-1"},
+                {"lanes.metrics.bind-address", " "}}) {
+            p.setProperty(bad[0], bad[1]);
+            e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p), bad[0]);
+            assertTrue(e.getMessage().contains(bad[0]), e.getMessage());
+            p.remove(bad[0]);
+        }
         p.setProperty("lanes.target.url", "jdbc:oracle:thin:scott/tiger@db");
         e = assertThrows(IllegalArgumentException.class, () -> LanesConfig.fromProperties(p));
         assertTrue(e.getMessage().contains("jdbc:oracle"), e.getMessage());

@@ -5,8 +5,10 @@ import java.util.List;
 /**
  * The engine's counters at one instant. Immutable; taken by {@link Engine#stats()} or handed to a {@link StatsListener}.
  *
+ * @param uptimeNanos nanoseconds since the engine started
  * @param lowWaterMark every transaction at or below this sequence number has committed
  * @param dispatched sequence number of the last transaction submitted
+ * @param committed transactions the workers committed (each worker's {@link WorkerStats#transactions()} summed)
  * @param queuedTransactions transactions dispatched and not yet committed
  * @param queuedBytes bytes of those transactions (counted against the budget)
  * @param achievedParallelism time all workers spent applying divided by the time since start: the average number of
@@ -16,6 +18,11 @@ import java.util.List;
  * @param commitOrderRetries batches rolled back after waiting too long for commit order (suspected commit-order deadlock)
  * @param skipped transactions skipped because recovery found them already applied
  * @param dispatcherState what the dispatching thread is doing
+ * @param workers each worker's counters, by worker id
+ * @param commitOrderDeadlocksBroken commit-order deadlocks broken: a later transaction that held what an earlier one
+ *     needed (in the target) was rolled back so that the earlier one could commit first, then applied again. Filled by
+ *     the engine's commit-order deadlock detection; an engine without that detection reports 0 (its suspected
+ *     deadlocks, broken by a timeout, are {@code commitOrderRetries})
  */
 public record EngineStats(
         long uptimeNanos,
@@ -30,5 +37,28 @@ public record EngineStats(
         long commitOrderRetries,
         long skipped,
         WaitState dispatcherState,
-        List<WorkerStats> workers) {
+        List<WorkerStats> workers,
+        long commitOrderDeadlocksBroken) {
+
+    public EngineStats {
+        workers = List.copyOf(workers);
+    }
+
+    /** Bytes of the transactions all workers committed ({@link WorkerStats#bytes()} summed). */
+    public long bytesApplied() {
+        long sum = 0;
+        for (WorkerStats w : workers) {
+            sum += w.bytes();
+        }
+        return sum;
+    }
+
+    /** Target commits of all workers. */
+    public long commits() {
+        long sum = 0;
+        for (WorkerStats w : workers) {
+            sum += w.commits();
+        }
+        return sum;
+    }
 }

@@ -157,6 +157,20 @@ public final class JdbcCheckpointTable {
         return rows;
     }
 
+    /** The names of the pipelines with rows in the table, sorted. */
+    public List<String> pipelines(Connection connection) throws SQLException {
+        String col = dialect.quoteIdentifier("pipeline");
+        List<String> names = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement("SELECT DISTINCT " + col + " FROM "
+                + dialect.qualify(schema, table) + " ORDER BY " + col);
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+        }
+        return names;
+    }
+
     /** Deletes the pipeline's rows in the connection's current transaction (a reset). Does not commit. */
     public int delete(Connection connection, String pipeline) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement("DELETE FROM " + dialect.qualify(schema, table) + " WHERE "

@@ -53,7 +53,7 @@ import java.util.zip.GZIPInputStream;
  * negotiate them as servers require), walking each file by its event headers. After the last event it sends heartbeats
  * at the period the client asked for and keeps the connection open.
  *
- * <p>Faults can be injected: {@link #cutAfterEvents(long)} closes the connection after a number of events,
+ * <p>Faults can be injected: {@link #cutAfterEvents(long...)} closes the connection after a number of events,
  * {@link #stall(boolean)} stops sending (connections stay open), {@link #disconnectAll()} closes every connection.
  *
  * <p>Thread-safe. Events are written only while the connection is writable, so a client that stops reading makes the

@@ -421,6 +421,47 @@ public final class ReplicationClient implements AutoCloseable {
         };
     }
 
+    /**
+     * Asks the server where its binary log stands now, over a short connection of its own (same address, account and
+     * TLS; the stream, if any, is not disturbed): the end of the binlog it writes, its GTID state and its binlog files
+     * with their sizes. Works before {@link #start()} and after {@link #close()} too. The account needs REPLICATION
+     * CLIENT (MySQL) or BINLOG MONITOR (MariaDB 10.5+) for the position and the files; what the server refuses is left
+     * out and named in {@link BinlogStatus#problem()}. Blocks for a round trip; any thread.
+     *
+     * @throws ReplicationException kind CONNECTION when the server cannot be reached; AUTHENTICATION, TLS, PROTOCOL
+     *     as for {@link #start()}
+     */
+    public BinlogStatus binlogStatus() {
+        EventLoopGroup loops = eventLoops != null ? eventLoops : SharedEventLoops.GROUP;
+        SourceConnector side = new SourceConnector(settings, loops, settings::address);
+        // Each statement keeps its own answer: the old and new names of the status statement, and the GTID variable
+        // of each server kind (the other one is an error answer, ignored).
+        java.util.List<String> statements = java.util.List.of("SHOW MASTER STATUS", "SHOW BINARY LOG STATUS",
+                "SHOW BINARY LOGS", "SELECT @@gtid_binlog_pos", "SELECT @@global.gtid_executed");
+        java.util.List<Object> answers;
+        try {
+            answers = side.query(statements);
+        } catch (IOException e) {
+            throw new ReplicationException(Kind.CONNECTION, settings.address() + ": asking for the binlog status: "
+                    + e.getMessage(), 0, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ReplicationException(Kind.CONNECTION, "interrupted while asking " + settings.address()
+                    + " for its binlog status");
+        }
+        return SourceConnector.binlogStatus(answers, System.currentTimeMillis());
+    }
+
+    /** When the last heartbeat from the server arrived (epoch milliseconds), 0 before any. Any thread. */
+    public long lastHeartbeatMillis() {
+        return tracker.lastHeartbeatMillis();
+    }
+
+    /** The heartbeat period asked of the server (zero: none); the stream counts as dead after twice this. */
+    public Duration heartbeatPeriod() {
+        return settings.heartbeatPeriod();
+    }
+
     /** What the server reported at the latest connect; null before {@link #start()}. */
     public ServerInfo serverInfo() {
         return serverInfo;

@@ -8,7 +8,7 @@ import java.util.Objects;
  * MySQL GTID set (the transactions already seen: the server sends every other one), or a MariaDB GTID position (the last
  * transaction seen in each replication domain).
  *
- * <p>Values are immutable and may be persisted through {@link #toString()} and parsed back with {@link #parse(String)}.
+ * <p>Values are immutable and may be persisted through {@code toString()} and parsed back with {@link #parse(String)}.
  */
 public sealed interface StartPosition {
 
@@ -35,7 +35,7 @@ public sealed interface StartPosition {
     }
 
     /**
-     * Parses what {@link #toString()} wrote: {@code file:NAME:POS}, {@code mysql-gtid:SET} or {@code mariadb-gtid:POS}.
+     * Parses what {@code toString()} wrote: {@code file:NAME:POS}, {@code mysql-gtid:SET} or {@code mariadb-gtid:POS}.
      *
      * @throws IllegalArgumentException when malformed ({@link GtidSetFormatException} for a bad MySQL GTID set)
      */

@@ -1091,7 +1091,7 @@ public final class EngineRuntime<P> {
         long last = (long) LAST_DISPATCHED.getAcquire(this);
         return new EngineStats(up, lwm, last, committed, Math.max(0, last - lwm - countSkippedAbove(lwm)),
                 queuedBytes(), up == 0 ? 0 : (double) applying / up, barriers, retries.sum(),
-                commitOrderRetries.sum(), skipped, (WaitState) DISPATCHER_STATE.getOpaque(this), List.copyOf(ws));
+                commitOrderRetries.sum(), skipped, (WaitState) DISPATCHER_STATE.getOpaque(this), ws, 0);
     }
 
     private long countSkippedAbove(long lwm) {

@@ -180,6 +180,20 @@ public final class ApplyCommand implements Callable<Integer> {
             + "stderr, and let the library and the JDBC driver log at INFO.")
     boolean verbose;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve Prometheus metrics at http://ADDRESS:PORT/metrics for the whole run (0: a free port, "
+                    + "logged) and register them in JMX (domain io.lanes); docs/operations.md lists them.")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-bind", paramLabel = "ADDRESS",
+            description = "Address the metrics endpoint listens on (default: ${DEFAULT-VALUE}; 0.0.0.0 for all).")
+    String metricsBind;
+
+    @Option(names = "--progress-interval", paramLabel = "SECONDS",
+            description = "When stdout is not a terminal, log one progress line (rate, lag, position) this often; 0 "
+                    + "never (default: ${DEFAULT-VALUE}).")
+    Long progressInterval;
+
     @Override
     public Integer call() throws Exception {
         if (verbose) {
@@ -193,8 +207,26 @@ public final class ApplyCommand implements Callable<Integer> {
             System.err.println("lanes apply: " + e.getMessage());
             return 2;
         }
-        boolean live = lanes.config().hasLiveSource();
-        ApplyRun.Outcome outcome = ApplyRun.run(lanes, !json, !live || untilCaughtUp);
+        LanesConfig config = lanes.config();
+        boolean live = config.hasLiveSource();
+        MetricsEndpoint metrics = null;
+        if (config.metricsPort() >= 0) {
+            try {
+                metrics = MetricsEndpoint.start(lanes, config.metricsBindAddress(), config.metricsPort());
+            } catch (IOException e) {
+                System.err.println("lanes apply: " + e.getMessage());
+                return 2;
+            }
+        }
+        ApplyRun.Outcome outcome;
+        try {
+            outcome = ApplyRun.run(lanes, !json, !live || untilCaughtUp,
+                    ProgressLog.whenNoTerminal(config.progressInterval(), !json && System.console() != null));
+        } finally {
+            if (metrics != null) {
+                metrics.close();
+            }
+        }
         if (!json) {
             ApplyRun.printHuman(out, outcome.stats(), outcome);
         }
@@ -278,6 +310,15 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         if (collationMap != null) {
             extra.setProperty(LanesConfig.Option.COLLATION_MAP.key(), collationMap);
+        }
+        if (metricsPort != null) {
+            extra.setProperty(LanesConfig.Option.METRICS_PORT.key(), metricsPort.toString());
+        }
+        if (metricsBind != null && (config == null || given.hasMatchedOption("--metrics-bind"))) {
+            extra.setProperty(LanesConfig.Option.METRICS_BIND_ADDRESS.key(), metricsBind);
+        }
+        if (progressInterval != null && (config == null || given.hasMatchedOption("--progress-interval"))) {
+            extra.setProperty(LanesConfig.Option.PROGRESS_INTERVAL_SECONDS.key(), progressInterval.toString());
         }
         if (!extra.isEmpty()) {
             b.properties(extra);
@@ -374,6 +415,8 @@ public final class ApplyCommand implements Callable<Integer> {
             case "--pipeline" -> LanesConfig.Option.PIPELINE;
             case "--checkpoint-table" -> LanesConfig.Option.CHECKPOINT_TABLE;
             case "--server-id" -> LanesConfig.Option.SOURCE_SERVER_ID;
+            case "--metrics-bind" -> LanesConfig.Option.METRICS_BIND_ADDRESS;
+            case "--progress-interval" -> LanesConfig.Option.PROGRESS_INTERVAL_SECONDS;
             default -> null;
         };
         return o == null ? null : o.defaultValue();

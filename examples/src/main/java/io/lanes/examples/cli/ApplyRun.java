@@ -60,6 +60,12 @@ final class ApplyRun {
      * stopped (Ctrl-C, SIGTERM) or failed; then stops it.
      */
     static Outcome run(Lanes lanes, boolean showProgress, boolean stopWhenCaughtUp) throws InterruptedException {
+        return run(lanes, showProgress, stopWhenCaughtUp, null);
+    }
+
+    /** As above, logging a line of progress through {@code progressLog} (null: none) while it waits. */
+    static Outcome run(Lanes lanes, boolean showProgress, boolean stopWhenCaughtUp, ProgressLog progressLog)
+            throws InterruptedException {
         LanesException failure = null;
         boolean reachedEnd = false;
         StopSignals signals = StopSignals.install(
@@ -95,6 +101,9 @@ final class ApplyRun {
                 }
                 if (bar != null) {
                     update(bar, lanes.stats());
+                }
+                if (progressLog != null) {
+                    progressLog.tick(lanes.stats());
                 }
             }
             if (bar != null) {

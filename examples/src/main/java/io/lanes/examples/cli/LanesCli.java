@@ -10,14 +10,15 @@ import picocli.CommandLine.Command;
  * message names the position), 2 bad usage. Each command's {@code --help} says more; {@code --json} makes the output
  * one JSON object (JSON Lines for {@code dump}).
  */
-@Command(name = "lanes", mixinStandardHelpOptions = true, version = "lanes 0.1.0-SNAPSHOT",
+@Command(name = "lanes", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         usageHelpWidth = 120,
         description = {"Reads MySQL and MariaDB binary logs and applies them in parallel.", "",
             "Start with: lanes demo        (applies a bundled real MariaDB binlog into H2 and verifies it)"},
         exitCodeListHeading = "%nExit status (every command):%n",
         exitCodeList = {"0:success", "1:failure (the message names the file and position)", "2:bad usage",
             "130:apply, demo: stopped by Ctrl-C before the end of the files (143: by SIGTERM)"},
-        subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, ApplyCommand.class, StatCommand.class, DumpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, ApplyCommand.class, StatCommand.class, DumpCommand.class,
+            StatusCommand.class})
 public final class LanesCli implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -82,45 +82,7 @@ public final class SourceConnector {
 
     public Session open(StartPosition start) throws IOException, InterruptedException {
         int maxPayload = (int) Math.min(Integer.MAX_VALUE - 8L, settings.maxEventSize() + 3L);
-        // The setup runs on a blocking socket on this thread (no thread wake-ups per round trip); the socket moves to
-        // Netty for TLS or, at the latest, for streaming.
-        SocketChannel socket = SocketChannel.open();
-        try {
-            socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            socket.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-            socket.socket().connect(new InetSocketAddress(settings.host(), settings.port()), (int) timeoutMillis());
-        } catch (IOException | RuntimeException e) {
-            socket.close();
-            if (e instanceof java.nio.channels.ClosedByInterruptException) {
-                throw new InterruptedException("interrupted while connecting to " + settings.address());
-            }
-            String why = e instanceof java.net.SocketTimeoutException ? "timed out"
-                    : e instanceof java.nio.channels.UnresolvedAddressException || e instanceof java.net.UnknownHostException
-                            ? "unknown host" : String.valueOf(e.getMessage());
-            throw new IOException("cannot connect to " + settings.address() + ": " + why, e);
-        }
-        PacketChannel pc = PacketChannel.blocking(socket, maxPayload, (connected, handler) -> {
-            NioSocketChannel ch = new NioSocketChannel(connected);
-            ch.config().setAutoRead(false);
-            ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(512, MIN_READ,
-                    maxRead(settings.bufferBytes())));
-            ch.pipeline().addLast("frames", new PacketFrameDecoder(maxPayload, where))
-                    .addLast("encoder", new PacketEncoder()).addLast("packets", handler);
-            // not awaited (a thread wake-up): whatever is done with the channel next runs on its event loop, after the
-            // registration, and a registration that fails closes the channel, which the stream reports
-            ChannelFuture registered = group.register(ch);
-            if (registered.isDone() && !registered.isSuccess()) {
-                ch.unsafe().closeForcibly();
-                throw new IOException("cannot hand the connection to " + settings.address() + " to an event loop: "
-                        + registered.cause().getMessage(), registered.cause());
-            }
-            registered.addListener(f -> {
-                if (!f.isSuccess()) {
-                    ch.unsafe().closeForcibly();
-                }
-            });
-            return ch;
-        });
+        PacketChannel pc = connectChannel(maxPayload);
         boolean ok = false;
         try {
             Session s = setUp(pc, start);
@@ -149,6 +111,112 @@ public final class SourceConnector {
         }
     }
 
+    /**
+     * Opens a plain connection (TCP, handshake, TLS as configured, authentication), sends {@code statements} together
+     * and closes it (COM_QUIT): per statement, its {@link TextQuery.Result} or the {@link ServerError} it was answered
+     * with. For what a replication connection cannot ask once it streams (where the server's binlog ends now).
+     *
+     * @throws ReplicationException for failures a retry would not cure (authentication, TLS)
+     * @throws IOException when the server cannot be reached or the connection is lost
+     */
+    public java.util.List<Object> query(java.util.List<String> statements) throws IOException, InterruptedException {
+        PacketChannel pc = connectChannel(1 << 24);
+        try {
+            int caps = login(pc).capabilities();
+            TextQuery q = new TextQuery(pc, (caps & CLIENT_DEPRECATE_EOF) != 0, timeoutMillis());
+            q.send(statements);
+            java.util.List<Object> answers = q.readAnswers(statements.size());
+            pc.writeCommand(Unpooled.wrappedBuffer(new byte[] {COM_QUIT}));
+            return answers;
+        } catch (ProtocolException e) {
+            throw new ReplicationException(Kind.PROTOCOL, settings.address() + ": " + e.getMessage(), 0, e);
+        } finally {
+            pc.close();
+            pc.drain();
+        }
+    }
+
+    /**
+     * Reads the answers to {@link io.lanes.binlog.replication.ReplicationClient#binlogStatus()}'s statements: SHOW
+     * MASTER STATUS, SHOW BINARY LOG STATUS, SHOW BINARY LOGS, {@code @@gtid_binlog_pos}, {@code @@global.gtid_executed}.
+     */
+    public static io.lanes.binlog.replication.BinlogStatus binlogStatus(java.util.List<Object> answers, long atMillis) {
+        StartPosition.FilePosition end = null;
+        String problem = null;
+        for (int i = 0; i < 2 && end == null; i++) {
+            if (answers.get(i) instanceof TextQuery.Result r && !r.rows().isEmpty() && r.rows().get(0).size() >= 2) {
+                java.util.List<String> row = r.rows().get(0);
+                if (row.get(0) != null && row.get(1) != null) {
+                    end = StartPosition.file(row.get(0), Long.parseLong(row.get(1)));
+                }
+            }
+        }
+        if (end == null && answers.get(0) instanceof ServerError e) {
+            problem = "SHOW MASTER STATUS: " + e;
+        }
+        java.util.List<io.lanes.binlog.replication.BinlogStatus.BinlogFile> files = new java.util.ArrayList<>();
+        if (answers.get(2) instanceof TextQuery.Result r) {
+            for (java.util.List<String> row : r.rows()) {
+                if (row.size() >= 2 && row.get(0) != null && row.get(1) != null) {
+                    files.add(new io.lanes.binlog.replication.BinlogStatus.BinlogFile(row.get(0),
+                            Long.parseLong(row.get(1))));
+                }
+            }
+        } else if (answers.get(2) instanceof ServerError e && problem == null) {
+            problem = "SHOW BINARY LOGS: " + e;
+        }
+        String gtid = null;
+        for (int i = 3; i < 5 && gtid == null; i++) {
+            if (answers.get(i) instanceof TextQuery.Result r && r.scalar() != null) {
+                gtid = r.scalar().strip();
+            }
+        }
+        return new io.lanes.binlog.replication.BinlogStatus(end, gtid, files, atMillis, problem);
+    }
+
+    /** A blocking connection to the server (no packet read yet) that can move to Netty ({@link PacketChannel#attach}). */
+    private PacketChannel connectChannel(int maxPayload) throws IOException, InterruptedException {
+        // The setup runs on a blocking socket on this thread (no thread wake-ups per round trip); the socket moves to
+        // Netty for TLS or, at the latest, for streaming.
+        SocketChannel socket = SocketChannel.open();
+        try {
+            socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            socket.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            socket.socket().connect(new InetSocketAddress(settings.host(), settings.port()), (int) timeoutMillis());
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            if (e instanceof java.nio.channels.ClosedByInterruptException) {
+                throw new InterruptedException("interrupted while connecting to " + settings.address());
+            }
+            String why = e instanceof java.net.SocketTimeoutException ? "timed out"
+                    : e instanceof java.nio.channels.UnresolvedAddressException || e instanceof java.net.UnknownHostException
+                            ? "unknown host" : String.valueOf(e.getMessage());
+            throw new IOException("cannot connect to " + settings.address() + ": " + why, e);
+        }
+        return PacketChannel.blocking(socket, maxPayload, (connected, handler) -> {
+            NioSocketChannel ch = new NioSocketChannel(connected);
+            ch.config().setAutoRead(false);
+            ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(512, MIN_READ,
+                    maxRead(settings.bufferBytes())));
+            ch.pipeline().addLast("frames", new PacketFrameDecoder(maxPayload, where))
+                    .addLast("encoder", new PacketEncoder()).addLast("packets", handler);
+            // not awaited (a thread wake-up): whatever is done with the channel next runs on its event loop, after the
+            // registration, and a registration that fails closes the channel, which the stream reports
+            ChannelFuture registered = group.register(ch);
+            if (registered.isDone() && !registered.isSuccess()) {
+                ch.unsafe().closeForcibly();
+                throw new IOException("cannot hand the connection to " + settings.address() + " to an event loop: "
+                        + registered.cause().getMessage(), registered.cause());
+            }
+            registered.addListener(f -> {
+                if (!f.isSuccess()) {
+                    ch.unsafe().closeForcibly();
+                }
+            });
+            return ch;
+        });
+    }
+
     static Throwable rootCause(Throwable t) {
         Throwable c = t;
         while (c.getCause() != null && c.getCause() != c) {
@@ -157,7 +225,12 @@ public final class SourceConnector {
         return c;
     }
 
-    private Session setUp(PacketChannel pc, StartPosition start) throws IOException, InterruptedException {
+    /** What {@link #login} agreed with the server. */
+    private record Login(ServerHandshake handshake, int capabilities) {
+    }
+
+    /** Reads the handshake, upgrades to TLS as configured and authenticates. */
+    private Login login(PacketChannel pc) throws IOException, InterruptedException {
         ServerHandshake hs;
         Packet first = pc.read(timeoutMillis());
         try {
@@ -203,6 +276,13 @@ public final class SourceConnector {
             }
         }
         authenticate(pc, hs, caps);
+        return new Login(hs, caps);
+    }
+
+    private Session setUp(PacketChannel pc, StartPosition start) throws IOException, InterruptedException {
+        Login login = login(pc);
+        ServerHandshake hs = login.handshake();
+        int caps = login.capabilities();
         boolean deprecateEof = (caps & CLIENT_DEPRECATE_EOF) != 0;
         TextQuery q = new TextQuery(pc, deprecateEof, timeoutMillis());
         // The whole replica setup goes to the server in one flight: its statements (none depends on an earlier one's

@@ -56,6 +56,8 @@ public final class StreamTracker {
     private Object skipKey;
     private int skipCount;
     private final java.util.concurrent.atomic.AtomicLong cutTransactions = new java.util.concurrent.atomic.AtomicLong();
+    /** Wall-clock time of the last heartbeat (epoch ms), 0 before any; written on heartbeats only (they are rare). */
+    private volatile long lastHeartbeatMillis;
 
     public StreamTracker(StartPosition start, boolean verifyChecksums, String source) {
         this.verifyChecksums = verifyChecksums;
@@ -82,6 +84,11 @@ public final class StreamTracker {
     }
 
     /** How many times a lost connection cut a transaction the consumer had already received part of. Any thread. */
+    /** When the last heartbeat arrived (epoch milliseconds), 0 before any. Any thread. */
+    public long lastHeartbeatMillis() {
+        return lastHeartbeatMillis;
+    }
+
     public long cutTransactions() {
         return cutTransactions.get();
     }
@@ -162,6 +169,7 @@ public final class StreamTracker {
         boolean synthetic = (flags & LOG_EVENT_ARTIFICIAL_F) != 0 || (logPos == 0 && (type == FORMAT_DESCRIPTION_EVENT
                 || type == ROTATE_EVENT || type == MARIA_GTID_LIST_EVENT || type == PREVIOUS_GTIDS_LOG_EVENT));
         if (type == HEARTBEAT_LOG_EVENT || type == HEARTBEAT_LOG_EVENT_V2) {
+            lastHeartbeatMillis = System.currentTimeMillis();
             return null;
         }
         if (type == FORMAT_DESCRIPTION_EVENT) {

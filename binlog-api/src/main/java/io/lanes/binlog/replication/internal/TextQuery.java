@@ -58,6 +58,15 @@ public final class TextQuery {
         }
     }
 
+    /** Sends the statements together (the last with a flush); read their answers with {@link #readAnswers}. */
+    public void send(List<String> statements) {
+        if (statements.isEmpty()) {
+            return;
+        }
+        queue(statements.subList(0, statements.size() - 1));
+        channel.writeCommand(command(statements.get(statements.size() - 1)));
+    }
+
     /** Reads the answers of {@code n} statements sent together: per statement, its {@link Result} or its error. */
     public List<Object> readAnswers(int n) throws IOException, InterruptedException {
         List<Object> answers = new ArrayList<>(n);
