@@ -1,0 +1,236 @@
+package io.lanes.connect.internal;
+
+import io.lanes.applier.Change;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.apache.kafka.connect.errors.DataException;
+
+/**
+ * Reassembles the change events of one topic-partition, in offset order, into whole transactions; an incomplete
+ * transaction is never handed on. Which records end a transaction:
+ * <ul>
+ *   <li>Lanes-format records: the record whose index equals the transaction's event count.</li>
+ *   <li>Debezium records with transaction metadata, {@link End#MARKER} (the default): the transaction topic's END record,
+ *       routed into the same partition (see {@code io.lanes.connect.SchemaGroupRouter}); the events seen must be exactly
+ *       {@code total_order} 1..{@code event_count}. Events of another transaction before the END are an error: the
+ *       stream interleaves transactions or lost the END.</li>
+ *   <li>{@link End#NEXT}: the first record of the next transaction (or an END, when there is one); the events seen must
+ *       be {@code total_order} 1..n without a gap. A transaction's tail written to another partition cannot be detected
+ *       in this mode (documented), and the partition's last transaction waits for the next one.</li>
+ *   <li>Snapshot reads (no transaction): chunks of at most {@code snapshotChunk} rows, ended early by the snapshot's
+ *       last record or the first record that is not a snapshot read. Chunk boundaries depend only on the records, so
+ *       re-reading from a chunk's end forms the same chunks again.</li>
+ *   <li>Schema changes: alone.</li>
+ * </ul>
+ * A repeated event of the open transaction (same {@code total_order}, as a restarted at-least-once source sends) is
+ * dropped. Errors are {@link DataException}s naming the partition and offset; nothing of the transaction is handed on.
+ *
+ * <p>Not thread-safe: one task thread feeds it.
+ */
+public final class PartitionAssembler {
+    /** What ends a Debezium transaction (see the class comment). */
+    public enum End { MARKER, NEXT }
+
+    private final String partition;
+    private final End end;
+    private final int snapshotChunk;
+    private final Consumer<AssembledTransaction> out;
+
+    private String openId;
+    private final TreeMap<Long, ChangeEvent> open = new TreeMap<>();
+    private long openFirstOffset = -1;
+    private long openLastOffset = -1;
+    private long openLanesCount;
+    private final List<ChangeEvent> snapshotRows = new ArrayList<>();
+    private String lastCompletedId;
+
+    public PartitionAssembler(String partition, End end, int snapshotChunk, Consumer<AssembledTransaction> out) {
+        this.partition = partition;
+        this.end = end;
+        this.snapshotChunk = snapshotChunk;
+        this.out = out;
+    }
+
+    /** Takes the next record's event; completed transactions go to the consumer, in order, before this returns. */
+    public void accept(ChangeEvent e) {
+        switch (e.kind()) {
+            case TOMBSTONE, BEGIN -> {
+                // Tombstones serve log compaction; BEGIN carries nothing that the events and END do not.
+            }
+            case END -> end(e);
+            case DDL -> {
+                if (e.lanes() != null) {
+                    lanesEvent(e);
+                    return;
+                }
+                closeSnapshotChunk();
+                closeBeforeAnother(e);
+                emit(new AssembledTransaction(e.transactionId(), List.of(e.change()), e.offset(), e.offset() + 1, e.source(),
+                        false, true, e.sizeBytes(), null));
+            }
+            case ROW -> row(e);
+            default -> throw new IllegalStateException(e.kind().toString());
+        }
+    }
+
+    /** Whether records of an incomplete transaction or snapshot chunk are held. */
+    public boolean holdsIncomplete() {
+        return openId != null || !snapshotRows.isEmpty();
+    }
+
+    private void row(ChangeEvent e) {
+        if (e.lanes() != null) {
+            lanesEvent(e);
+            return;
+        }
+        if (e.snapshot() && e.transactionId() == null) {
+            closeBeforeAnother(e);
+            snapshotRows.add(e);
+            if (e.lastInSnapshot() || snapshotRows.size() >= snapshotChunk) {
+                closeSnapshotChunk();
+            }
+            return;
+        }
+        closeSnapshotChunk();
+        if (e.transactionId() == null) {
+            throw error(e, "a change event without transaction metadata: configure the Debezium source with"
+                    + " provide.transaction.metadata=true (Lanes applies whole transactions only)");
+        }
+        if (openId != null && !openId.equals(e.transactionId())) {
+            if (end == End.MARKER) {
+                throw error(e, "transaction " + e.transactionId() + " starts before the END of transaction " + openId
+                        + " (events since offset " + openFirstOffset + "): the partition interleaves transactions or lacks"
+                        + " the transaction topic's END records (route them with SchemaGroupRouter, or set"
+                        + " lanes.transaction.end=next)");
+            }
+            completeOpen(0, e.offset());
+        }
+        if (openId == null) {
+            if (e.transactionId().equals(lastCompletedId)) {
+                return; // a late repeat of a transaction already handed on (restarted source)
+            }
+            openId = e.transactionId();
+            openFirstOffset = e.offset();
+        }
+        if (e.order() <= 0) {
+            throw error(e, "transaction " + e.transactionId() + ": event without total_order");
+        }
+        open.putIfAbsent(e.order(), e);
+        openLastOffset = e.offset();
+    }
+
+    private void end(ChangeEvent e) {
+        closeSnapshotChunk();
+        if (openId == null) {
+            if (e.transactionId().equals(lastCompletedId) || e.eventCount() == 0) {
+                return;
+            }
+            throw error(e, "END of transaction " + e.transactionId() + " (" + e.eventCount() + " events) but none of its"
+                    + " events is in this partition before it");
+        }
+        if (!openId.equals(e.transactionId())) {
+            throw error(e, "END of transaction " + e.transactionId() + " while transaction " + openId + " is open");
+        }
+        openLastOffset = e.offset();
+        completeOpen(e.eventCount(), e.offset() + 1);
+    }
+
+    private void lanesEvent(ChangeEvent e) {
+        closeSnapshotChunk();
+        if (openId != null && e.order() == 1) {
+            ChangeEvent first = open.firstEntry().getValue();
+            if (first.source().equals(e.source())) {
+                open.clear(); // the source restarted and sends the same transaction again, from its start
+                openId = null;
+            } else {
+                throw error(e, "transaction " + e.transactionId() + " starts while transaction " + openId + " has "
+                        + open.size() + " of its " + openLanesCount + " events");
+            }
+        }
+        if (openId == null) {
+            if (e.order() != 1) {
+                throw error(e, "Lanes-format record " + e.order() + " of " + e.eventCount() + " of transaction "
+                        + e.transactionId() + " without its first record (offsets may have been altered to the middle of a"
+                        + " transaction)");
+            }
+            openId = e.transactionId();
+            openFirstOffset = e.offset();
+            openLanesCount = e.eventCount();
+        } else if (!openId.equals(e.transactionId()) || e.order() != open.size() + 1) {
+            throw error(e, "Lanes-format record " + e.order() + " of transaction " + e.transactionId() + " where record "
+                    + (open.size() + 1) + " of transaction " + openId + " was due");
+        }
+        open.put(e.order(), e);
+        openLastOffset = e.offset();
+        if (e.order() == e.eventCount()) {
+            completeOpen(e.eventCount(), e.offset() + 1);
+        }
+    }
+
+    /** A schema change or snapshot read arrives: a Debezium transaction still open ends here (NEXT) or is an error. */
+    private void closeBeforeAnother(ChangeEvent e) {
+        if (openId == null) {
+            return;
+        }
+        if (end == End.MARKER || open.firstEntry().getValue().lanes() != null) {
+            throw error(e, "a " + (e.kind() == ChangeEvent.Kind.DDL ? "schema change" : "snapshot read") + " inside"
+                    + " transaction " + openId + " (events since offset " + openFirstOffset + ", no END yet)");
+        }
+        completeOpen(0, e.offset());
+    }
+
+    /**
+     * Hands the open transaction on after checking it is whole: {@code total_order} 1..n without a gap, and n equal to
+     * {@code expected} when known.
+     */
+    private void completeOpen(long expected, long nextOffset) {
+        long n = open.size();
+        long last = open.lastKey();
+        if (open.firstKey() != 1 || last != n || (expected > 0 && n != expected)) {
+            throw new DataException("transaction " + openId + " in " + partition + " (offsets " + openFirstOffset + " to "
+                    + openLastOffset + ") is incomplete: it has " + n + " events with total_order " + open.firstKey()
+                    + ".." + last + (expected > 0 ? " but its END says " + expected : "") + "; a transaction split across"
+                    + " partitions cannot be applied whole (route every table a transaction writes to one partition)");
+        }
+        List<Change> changes = new ArrayList<>(open.size());
+        long size = 64;
+        for (ChangeEvent ev : open.values()) {
+            changes.add(ev.change());
+            size += ev.sizeBytes();
+        }
+        ChangeEvent first = open.firstEntry().getValue();
+        boolean ddl = open.values().stream().anyMatch(ev -> ev.kind() == ChangeEvent.Kind.DDL);
+        emit(new AssembledTransaction(openId, changes, openFirstOffset, nextOffset, first.source(), false, ddl, size,
+                first.lanes()));
+        lastCompletedId = openId;
+        openId = null;
+        open.clear();
+    }
+
+    private void closeSnapshotChunk() {
+        if (snapshotRows.isEmpty()) {
+            return;
+        }
+        List<Change> changes = new ArrayList<>(snapshotRows.size());
+        long size = 64;
+        for (ChangeEvent ev : snapshotRows) {
+            changes.add(ev.change());
+            size += ev.sizeBytes();
+        }
+        ChangeEvent first = snapshotRows.get(0);
+        ChangeEvent last = snapshotRows.get(snapshotRows.size() - 1);
+        snapshotRows.clear();
+        emit(new AssembledTransaction(null, changes, first.offset(), last.offset() + 1, first.source(), true, false, size,
+                null));
+    }
+
+    private void emit(AssembledTransaction t) {
+        out.accept(t);
+    }
+
+    private DataException error(ChangeEvent e, String message) {
+        return new DataException(partition + "@" + e.offset() + ": " + message);
+    }
+}
