@@ -1,0 +1,113 @@
+package io.lanes.connect.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lanes.applier.RowChange;
+import io.lanes.applier.RowImage;
+import io.lanes.applier.TableRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.kafka.connect.errors.DataException;
+import org.junit.jupiter.api.Test;
+
+class PartitionAssemblerTest {
+    private final List<AssembledTransaction> out = new ArrayList<>();
+
+    private static ChangeEvent row(long offset, String tx, long order, boolean snapshot) {
+        RowChange c = RowChange.insert(new TableRef("s", "t"), new RowImage(List.of("id"), new Object[] {offset}));
+        return new ChangeEvent(ChangeEvent.Kind.ROW, offset, tx, order, 0, new SourceOrder("bin.000001", 100 + offset, ""),
+                snapshot, false, c, 10, null);
+    }
+
+    private static ChangeEvent end(long offset, String tx, long count) {
+        return new ChangeEvent(ChangeEvent.Kind.END, offset, tx, 0, count, SourceOrder.NONE, false, false, null, 0, null);
+    }
+
+    @Test
+    void markerModeHandsOnATransactionOnlyAtItsEndWithEveryEvent() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, false));
+        a.accept(row(1, "x", 2, false));
+        assertTrue(out.isEmpty());
+        assertTrue(a.holdsIncomplete());
+        a.accept(end(2, "x", 2));
+        assertEquals(1, out.size());
+        assertEquals(2, out.get(0).changes().size());
+        assertEquals(3, out.get(0).nextOffset());
+        assertFalse(a.holdsIncomplete());
+    }
+
+    @Test
+    void anEndThatCountsMoreEventsThanArrivedIsAnErrorNotAPartialApply() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, false));
+        a.accept(row(1, "x", 3, false));
+        DataException e = assertThrows(DataException.class, () -> a.accept(end(2, "x", 3)));
+        assertTrue(e.getMessage().contains("incomplete"), e.getMessage());
+        assertTrue(out.isEmpty());
+    }
+
+    @Test
+    void anotherTransactionBeforeTheEndIsAnErrorInMarkerModeAndEndsItInNextMode() {
+        PartitionAssembler marker = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        marker.accept(row(0, "x", 1, false));
+        assertThrows(DataException.class, () -> marker.accept(row(1, "y", 1, false)));
+        assertTrue(out.isEmpty());
+
+        PartitionAssembler next = new PartitionAssembler("t-0", PartitionAssembler.End.NEXT, 100, out::add);
+        next.accept(row(0, "x", 1, false));
+        next.accept(row(1, "x", 2, false));
+        next.accept(row(2, "y", 1, false));
+        assertEquals(1, out.size());
+        assertEquals(2, out.get(0).nextOffset());
+    }
+
+    @Test
+    void repeatedEventsOfARestartedSourceAreDroppedAndItsSecondEndIgnored() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, false));
+        a.accept(row(1, "x", 2, false));
+        a.accept(row(2, "x", 2, false)); // the source restarted mid-transaction and sent event 2 again
+        a.accept(row(3, "x", 3, false));
+        a.accept(end(4, "x", 3));
+        a.accept(end(5, "x", 3));
+        assertEquals(1, out.size());
+        assertEquals(3, out.get(0).changes().size());
+    }
+
+    @Test
+    void snapshotChunksAreTheSameWhenReReadFromAChunkEnd() {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        int rows = 5 + r.nextInt(50);
+        int chunk = 1 + r.nextInt(7);
+        List<ChangeEvent> events = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            events.add(row(i, null, 0, true));
+        }
+        events.add(row(rows, "x", 1, false));
+        events.add(end(rows + 1, "x", 1));
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, chunk, out::add);
+        events.forEach(a::accept);
+        List<AssembledTransaction> all = new ArrayList<>(out);
+        assertEquals((rows + chunk - 1) / chunk + 1, all.size(), "seed " + seed);
+        AssembledTransaction restartAfter = all.get(r.nextInt(all.size() - 1));
+        out.clear();
+        PartitionAssembler again = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, chunk, out::add);
+        events.stream().filter(e -> e.offset() >= restartAfter.nextOffset()).forEach(again::accept);
+        List<Long> ends = all.stream().map(AssembledTransaction::nextOffset).filter(o -> o > restartAfter.nextOffset()).toList();
+        assertEquals(ends, out.stream().map(AssembledTransaction::nextOffset).toList(), "seed " + seed);
+    }
+
+    @Test
+    void aChangeWithoutTransactionMetadataIsRefusedWithTheReason() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        DataException e = assertThrows(DataException.class, () -> a.accept(row(7, null, 0, false)));
+        assertTrue(e.getMessage().contains("provide.transaction.metadata=true") && e.getMessage().contains("t-0@7"),
+                e.getMessage());
+    }
+}
