@@ -58,6 +58,7 @@ public class LanesSourceTask extends SourceTask {
     private BinlogEventDecoder decoder;
     private final TransactionAssembler assembler = new TransactionAssembler();
     private BinlogBridge bridge;
+    private TargetCatalog sourceCatalog;
     private SourceRecords records;
     private ConnectionFactory catalogConnections;
     private Connection catalog;
@@ -97,8 +98,8 @@ public class LanesSourceTask extends SourceTask {
             throw new ConnectException("cannot read the source's catalog at " + config.host() + ":" + config.port() + ": "
                     + e.getMessage(), e);
         }
-        bridge = new BinlogBridge(SchemaMapping.identity(),
-                new CatalogTableMetadata(catalogConnections, new TargetCatalog(Dialect.mysql())));
+        sourceCatalog = new TargetCatalog(Dialect.mysql());
+        bridge = new BinlogBridge(SchemaMapping.identity(), new CatalogTableMetadata(catalogConnections, sourceCatalog));
         bridge.startingAt(start);
         records = new SourceRecords(config, partition);
         client = ReplicationClient.builder().host(config.host()).port(config.port()).user(config.user())
@@ -169,7 +170,9 @@ public class LanesSourceTask extends SourceTask {
         }
         lastPosition = payload.position();
         if (txn.isBarrier() && out.size() > from) {
+            // The source has run the DDL: later row events have the shape its catalog now shows.
             records.invalidate();
+            sourceCatalog.invalidateAll();
             bridge.metadata().invalidate();
         }
         if (out.size() == from) {

@@ -20,7 +20,7 @@ import org.apache.kafka.connect.transforms.Transformation;
  * <p>Schema groups: {@code groups} lists the schemas that transactions write together ({@code a,b;c,d}: a with b, c with
  * d); every other schema is a group of its own. A group's partition is a hash of its first schema modulo
  * {@code partitions}. A transaction whose END lists tables of two groups is a {@link DataException} (it would be split):
- * put those schemas in one group ({@code lanes stat --schema-groups} reports which schemas a binlog writes together).
+ * put those schemas in one group ({@code lanes stat} reports which schemas a binlog writes together).
  * BEGIN records carry nothing the sink needs and are dropped; a schema change without a database goes to partition 0.
  *
  * <p>Stateless after configuration; thread-safe.

@@ -204,7 +204,11 @@ public final class PartitionPipeline {
             SourceOrder highest = from.position() == null ? SourceOrder.NONE : KafkaPosition.parse(from.position()).source();
             started.complete(from);
             while (true) {
-                AssembledTransaction t = queue.take();
+                AssembledTransaction t = queue.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (t == null) {
+                    engine.flush(); // idle: throws once the engine stopped after a failure (e.g. a fenced commit)
+                    continue;
+                }
                 if (t == STOP) {
                     break;
                 }

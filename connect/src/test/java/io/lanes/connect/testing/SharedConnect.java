@@ -39,6 +39,12 @@ public final class SharedConnect implements BeforeAllCallback {
             // Connect's default of 8 tasks per rebalance wait and 5 minutes of scheduled rebalance delay suit production;
             // a test's worker leaving should hand its tasks over within seconds.
             worker.put("scheduled.rebalance.max.delay.ms", "2000");
+            // A stopping worker abandons a task that has not stopped within this time: the fault tests rely on it to
+            // leave a task applying while its partitions move (a zombie the owner epoch must fence).
+            worker.put("task.shutdown.graceful.timeout.ms", "500");
+            // Exactly-once sources commit a Kafka transaction per binlog transaction; the next one's first send meets
+            // CONCURRENT_TRANSACTIONS until the markers are written, and waits retry.backoff.ms (100 ms) each time.
+            worker.put("producer.retry.backoff.ms", "10");
             Properties broker = new Properties();
             broker.put("transaction.state.log.replication.factor", "1");
             broker.put("transaction.state.log.min.isr", "1");

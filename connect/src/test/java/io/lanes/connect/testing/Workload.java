@@ -127,7 +127,7 @@ public final class Workload {
                     for (int i = 0; i < ops; i++) {
                         int item = 1 + r.nextInt(200);
                         switch (r.nextInt(4)) {
-                            case 0 -> s.executeUpdate("INSERT IGNORE INTO " + q + "`items` VALUES (" + item + ", "
+                            case 0 -> s.executeUpdate("INSERT IGNORE INTO " + q + "`items` (`id`, `k`, `c`) VALUES (" + item + ", "
                                     + r.nextInt(100) + ", 'ins-" + id + "')");
                             case 1 -> s.executeUpdate("UPDATE " + q + "`items` SET `c` = 'upd-" + id + "' WHERE `id` = " + item);
                             case 2 -> s.executeUpdate("UPDATE " + q + "`items` SET `k` = `k` + 1 WHERE `id` = " + item);

@@ -1,0 +1,160 @@
+package io.lanes.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.lanes.binlog.testing.MariaDbServer;
+import io.lanes.connect.testing.SharedConnect;
+import io.lanes.connect.testing.Tables;
+import io.lanes.connect.testing.Workload;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+import org.apache.kafka.connect.util.clusters.WorkerHandle;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Faults while Debezium's MariaDB connector streams a workload through {@link SchemaGroupRouter} (2 partitions) into a
+ * {@link LanesSinkConnector} (2 tasks, 4 workers each) applying to a MariaDB target: the connector restarted; a second
+ * Connect worker joining (tasks move to it) and leaving (the worker stops with a graceful-shutdown timeout of 500 ms, so
+ * a task still applying is abandoned while it applies and its partitions are taken over: zombie fencing); the target
+ * killed (SIGKILL) and restarted; the sink's target sessions killed mid-apply. The final state must equal the source
+ * and the audit table (no key on the target) must hold each transaction once. Prints a SINK-FAULTS line.
+ */
+@ExtendWith(SharedConnect.class)
+class SinkFaultTest {
+    static MariaDbServer source;
+    static MariaDbServer target;
+
+    @BeforeAll
+    static void servers() {
+        source = MariaDbServer.startWithBinlog();
+        target = MariaDbServer.start(List.of());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (source != null) {
+            source.close();
+        }
+        if (target != null) {
+            target.close();
+        }
+    }
+
+    @Test
+    void restartRebalanceTargetRestartAndKilledSessionsLeaveTheTargetExact() throws Exception {
+        long seed = Long.getLong("lanes.seed", System.nanoTime());
+        int transactions = Boolean.getBoolean("lanes.long") ? 6000 : 1200;
+        System.out.println("SinkFaultTest seed=" + seed + " transactions=" + transactions);
+        EmbeddedConnectCluster connect = SharedConnect.cluster();
+        String id = "flt" + ProcessHandle.current().pid() % 10000;
+        List<String> schemas = List.of(id + "_a", id + "_b", id + "_c");
+        String sourceUrl = source.jdbcUrl("mysql");
+        Workload workload = new Workload(sourceUrl, schemas, seed);
+        workload.createSource(30);
+        String targetUrl = target.jdbcUrl("mysql");
+        for (String s : schemas) {
+            List<String> my = new ArrayList<>(List.of("CREATE DATABASE `" + s + "`"));
+            my.addAll(Workload.targetDdl(s, true));
+            Tables.execute(targetUrl, my);
+        }
+        String topic = id + ".cdc";
+        connect.kafka().createTopic(topic, 2);
+        String dbz = id + "-dbz";
+        String sink = id + "-sink";
+        int faults = 0;
+        try {
+            connect.configureConnector(dbz, ConnectorConfigs.debezium(id, source.port(), schemas, topic, 2,
+                    connect.kafka().bootstrapServers()));
+            ConnectorConfigs.awaitRunning(connect, dbz);
+            connect.configureConnector(sink, ConnectorConfigs.lanesSink(topic, targetUrl, 2, 4));
+            for (String s : schemas) {
+                ConnectorConfigs.awaitCount(targetUrl, "SELECT COUNT(*) FROM `" + s + "`.`items`", 30, 90);
+            }
+            CompletableFuture<long[]> run = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return workload.run(transactions, 2);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            Thread.sleep(1500);
+            connect.restartConnectorAndTasks(sink, false, true, false);
+            faults++;
+            Thread.sleep(1500);
+            faults += killSessions(targetUrl);
+            Thread.sleep(1000);
+            WorkerHandle second = connect.addWorker();
+            faults++;
+            Thread.sleep(5000);
+            connect.removeWorker(second);
+            faults++;
+            Thread.sleep(1500);
+            target.kill();
+            Thread.sleep(1000);
+            target.restart();
+            faults++;
+            long[] perSchema = run.get();
+            // A task whose retries ran out while the target was down has failed: restart what failed, as an operator would.
+            Thread.sleep(2000);
+            connect.restartConnectorAndTasks(sink, true, true, false);
+            for (int i = 0; i < schemas.size(); i++) {
+                ConnectorConfigs.awaitCount(targetUrl, "SELECT COUNT(*) FROM `" + schemas.get(i) + "`.`audit`",
+                        perSchema[i], 180);
+            }
+            Thread.sleep(1000);
+            ConnectorConfigs.assertTasksRunning(connect, List.of(dbz, sink));
+            long doubled = 0;
+            for (String s : schemas) {
+                doubled += Tables.count(targetUrl, "SELECT COUNT(*) FROM (SELECT txn FROM `" + s
+                        + "`.`audit` GROUP BY txn HAVING COUNT(*) > 1) d");
+                for (String table : Workload.TABLES) {
+                    assertEquals(Tables.rows(sourceUrl, s, table, '`'), Tables.rows(targetUrl, s, table, '`'), s + "." + table);
+                }
+            }
+            assertEquals(0, doubled, "transactions applied twice");
+            System.out.println("SINK-FAULTS transactions=" + transactions + " faults=" + faults + " exact=true lost=0 doubled=0");
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + ConnectorConfigs.diagnose(connect, topic, 2, List.of(dbz, sink)), e);
+        } finally {
+            for (String name : List.of(dbz, sink)) {
+                try {
+                    connect.deleteConnector(name);
+                } catch (RuntimeException ignored) {
+                    // already gone
+                }
+            }
+        }
+    }
+
+    /** Kills every session on the target but this one (the sink's workers, checkpoint and catalog sessions). */
+    static int killSessions(String url) throws Exception {
+        int killed = 0;
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID()"
+                    + " AND COMMAND <> 'Daemon' AND USER = 'root'")) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            for (long id : ids) {
+                try {
+                    s.execute("KILL " + id);
+                    killed++;
+                } catch (java.sql.SQLException gone) {
+                    // ended meanwhile
+                }
+            }
+        }
+        return killed > 0 ? 1 : 0;
+    }
+}

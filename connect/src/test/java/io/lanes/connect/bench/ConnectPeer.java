@@ -1,0 +1,302 @@
+package io.lanes.connect.bench;
+
+import io.lanes.binlog.testing.MariaDbServer;
+import io.lanes.connect.LanesSinkConfig;
+import io.lanes.connect.LanesSinkConnector;
+import io.lanes.connect.SchemaGroupRouter;
+import io.lanes.connect.testing.Tables;
+import io.lanes.connect.testing.Workload;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+import org.apache.kafka.connect.util.clusters.WorkerHandle;
+
+/**
+ * The peer comparison behind {@code scripts/bench/connect-peer.sh}: in one embedded Kafka + Connect cluster, Debezium's
+ * MariaDB connector captures a sysbench-like workload (the audit-table workload of docs/reliability.md over 4 schemas)
+ * from a MariaDB it starts; once the whole workload is in the topic, Debezium's JDBC sink (upsert mode) and the
+ * {@link LanesSinkConnector} apply the same topic, one after the other (so neither steals the other's processors), with
+ * the same tasks.max, into two identically configured MariaDB targets. Transactions per second are the workload's
+ * transactions over the time from the connector's creation to the last transaction visible on the target. Then a fault
+ * round on the Lanes sink (connector restart, target sessions killed, a worker joining and leaving, target SIGKILL and
+ * restart) while more of the workload streams. Prints one JSON object as its last line.
+ */
+public final class ConnectPeer {
+    private ConnectPeer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int transactions = 3000;
+        int tasks = 1;
+        int workers = 8;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--transactions" -> transactions = Integer.parseInt(args[++i]);
+                case "--tasks" -> tasks = Integer.parseInt(args[++i]);
+                case "--workers" -> workers = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + " (usage: [--transactions N] [--tasks T] [--workers W])");
+            }
+        }
+        long seed = Long.getLong("lanes.seed", System.nanoTime());
+        Map<String, Object> result = run(transactions, tasks, workers, seed);
+        StringBuilder json = new StringBuilder("{");
+        for (Map.Entry<String, Object> e : result.entrySet()) {
+            Object v = e.getValue();
+            json.append(json.length() > 1 ? ", " : "").append('"').append(e.getKey()).append("\": ")
+                    .append(v instanceof String s ? "\"" + s + "\"" : String.valueOf(v));
+        }
+        System.out.println(json.append('}'));
+        System.out.flush();
+        System.exit(0);
+    }
+
+    static Map<String, Object> run(int transactions, int tasks, int workers, long seed) throws Exception {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        Map<String, String> workerProps = new HashMap<>();
+        workerProps.put("plugin.discovery", "service_load");
+        workerProps.put("offset.flush.interval.ms", "1000");
+        workerProps.put("task.shutdown.graceful.timeout.ms", "500");
+        workerProps.put("scheduled.rebalance.max.delay.ms", "2000");
+        workerProps.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        workerProps.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder().name("lanes-peer").numWorkers(1)
+                .numBrokers(1).workerProps(workerProps).maskExitProcedures(true).build();
+        connect.start();
+        List<String> schemas = List.of("peer_a", "peer_b", "peer_c", "peer_d");
+        int partitions = schemas.size();
+        try (MariaDbServer source = MariaDbServer.startWithBinlog();
+                MariaDbServer lanesTarget = MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=1"));
+                MariaDbServer dbzTarget = MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=1"))) {
+            String sourceUrl = source.jdbcUrl("mysql");
+            Workload workload = new Workload(sourceUrl, schemas, seed);
+            workload.createSource(200);
+            for (MariaDbServer t : List.of(lanesTarget, dbzTarget)) {
+                for (String s : schemas) {
+                    List<String> ddl = new ArrayList<>(List.of("CREATE DATABASE `" + s + "`"));
+                    ddl.addAll(Workload.targetDdl(s, true));
+                    Tables.execute(t.jdbcUrl("mysql"), ddl);
+                }
+            }
+            String topic = "peer.cdc";
+            connect.kafka().createTopic(topic, partitions);
+            connect.configureConnector("dbz-source", debezium(source.port(), schemas, topic, partitions,
+                    connect.kafka().bootstrapServers()));
+            long[] perSchema = workload.run(transactions, 4);
+            awaitTopicQuiet(connect, topic, partitions);
+            out.put("transactions", transactions);
+            out.put("tasks", tasks);
+            out.put("lanes_workers", workers);
+            out.put("seed", seed);
+
+            String dbzUrl = dbzTarget.jdbcUrl("mysql");
+            long t0 = System.nanoTime();
+            connect.configureConnector("dbz-jdbc", debeziumJdbc(topic, dbzTarget.port(), tasks));
+            boolean dbzDone = awaitAudit(dbzUrl, schemas, perSchema, 600);
+            double dbzSeconds = (System.nanoTime() - t0) / 1e9;
+            out.put("debezium_jdbc_tps", dbzDone ? round(transactions / dbzSeconds) : 0);
+            out.put("debezium_jdbc_seconds", round(dbzSeconds));
+
+            String lanesUrl = lanesTarget.jdbcUrl("mysql");
+            t0 = System.nanoTime();
+            connect.configureConnector("lanes-sink", lanesSink(topic, lanesUrl, tasks, workers));
+            boolean lanesDone = awaitAudit(lanesUrl, schemas, perSchema, 600);
+            double lanesSeconds = (System.nanoTime() - t0) / 1e9;
+            out.put("lanes_tps", lanesDone ? round(transactions / lanesSeconds) : 0);
+            out.put("lanes_seconds", round(lanesSeconds));
+            out.put("ratio", dbzDone && lanesDone ? round(dbzSeconds / lanesSeconds) : 0);
+            out.put("lanes_exact", lanesDone && exact(sourceUrl, lanesUrl, schemas));
+            out.put("debezium_jdbc_exact", dbzDone && exact(sourceUrl, dbzUrl, schemas));
+            out.put("debezium_jdbc_audit_doubled", doubled(dbzUrl, schemas));
+
+            // Fault round: more of the workload streams while the Lanes sink is disturbed.
+            int more = Math.max(200, transactions / 3);
+            java.util.concurrent.CompletableFuture<long[]> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return workload.run(more, 2);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            int faults = 0;
+            Thread.sleep(1000);
+            connect.restartConnectorAndTasks("lanes-sink", false, true, false);
+            faults++;
+            Thread.sleep(1500);
+            faults += killSessions(lanesUrl);
+            Thread.sleep(1000);
+            WorkerHandle second = connect.addWorker();
+            faults++;
+            Thread.sleep(4000);
+            connect.removeWorker(second);
+            faults++;
+            Thread.sleep(1000);
+            lanesTarget.kill();
+            Thread.sleep(500);
+            lanesTarget.restart();
+            faults++;
+            long[] after = run.get();
+            Thread.sleep(2000);
+            connect.restartConnectorAndTasks("lanes-sink", true, true, false);
+            long[] total = new long[schemas.size()];
+            for (int i = 0; i < total.length; i++) {
+                total[i] = perSchema[i] + after[i];
+            }
+            boolean doneAfter = awaitAudit(lanesUrl, schemas, total, 300);
+            out.put("faults", faults);
+            out.put("fault_transactions", more);
+            out.put("lanes_exact_after_faults", doneAfter && exact(sourceUrl, lanesUrl, schemas));
+            out.put("lanes_audit_doubled_after_faults", doubled(lanesUrl, schemas));
+            boolean dbzAfter = awaitAudit(dbzUrl, schemas, total, 120);
+            out.put("debezium_jdbc_exact_after_round", dbzAfter && exact(sourceUrl, dbzUrl, schemas));
+            out.put("cpu_cores", Runtime.getRuntime().availableProcessors());
+            out.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        } finally {
+            connect.stop();
+        }
+        return out;
+    }
+
+    static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    static Map<String, String> debezium(int port, List<String> schemas, String topic, int partitions, String bootstrap) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
+        c.put("tasks.max", "1");
+        c.put("database.hostname", "127.0.0.1");
+        c.put("database.port", Integer.toString(port));
+        c.put("database.user", "root");
+        c.put("database.password", "");
+        c.put("database.server.id", "5999");
+        c.put("topic.prefix", "peer");
+        c.put("database.include.list", String.join(",", schemas));
+        c.put("schema.history.internal.kafka.bootstrap.servers", bootstrap);
+        c.put("schema.history.internal.kafka.topic", "peer.history");
+        c.put("provide.transaction.metadata", "true");
+        c.put("include.schema.changes", "false");
+        c.put("tombstones.on.delete", "false");
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter.schemas.enable", "true");
+        c.put("transforms", "route");
+        c.put("transforms.route.type", SchemaGroupRouter.class.getName());
+        c.put("transforms.route.topic", topic);
+        c.put("transforms.route.partitions", Integer.toString(partitions));
+        return c;
+    }
+
+    static Map<String, String> debeziumJdbc(String topic, int port, int tasks) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+        c.put("tasks.max", Integer.toString(tasks));
+        c.put("topics", topic);
+        c.put("connection.url", "jdbc:mariadb://127.0.0.1:" + port + "/mysql");
+        c.put("connection.username", "root");
+        c.put("connection.password", "");
+        c.put("insert.mode", "upsert");
+        c.put("delete.enabled", "true");
+        c.put("primary.key.mode", "record_key");
+        c.put("schema.evolution", "none");
+        c.put("collection.name.format", "${source.db}.${source.table}");
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter.schemas.enable", "true");
+        return c;
+    }
+
+    static Map<String, String> lanesSink(String topic, String url, int tasks, int workers) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", LanesSinkConnector.class.getName());
+        c.put("tasks.max", Integer.toString(tasks));
+        c.put("topics", topic);
+        c.put(LanesSinkConfig.TARGET_URL, url);
+        c.put(LanesSinkConfig.WORKERS, Integer.toString(workers));
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter.schemas.enable", "true");
+        return c;
+    }
+
+    static void awaitTopicQuiet(EmbeddedConnectCluster connect, String topic, int partitions) throws Exception {
+        long last = -1;
+        int stable = 0;
+        long deadline = System.nanoTime() + 600_000_000_000L;
+        while (stable < 6 && System.nanoTime() < deadline) {
+            long sum = 0;
+            for (int p = 0; p < partitions; p++) {
+                sum += connect.kafka().endOffset(new TopicPartition(topic, p));
+            }
+            stable = sum == last && sum > 0 ? stable + 1 : 0;
+            last = sum;
+            Thread.sleep(500);
+        }
+    }
+
+    static boolean awaitAudit(String url, List<String> schemas, long[] expected, int seconds) throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            boolean all = true;
+            for (int i = 0; i < schemas.size() && all; i++) {
+                try {
+                    all = Tables.count(url, "SELECT COUNT(DISTINCT txn) FROM `" + schemas.get(i) + "`.`audit`") >= expected[i];
+                } catch (java.sql.SQLException down) {
+                    all = false;
+                }
+            }
+            if (all) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    static boolean exact(String sourceUrl, String targetUrl, List<String> schemas) throws Exception {
+        for (String s : schemas) {
+            for (String table : Workload.TABLES) {
+                if (!Tables.rows(sourceUrl, s, table, '`').equals(Tables.rows(targetUrl, s, table, '`'))) {
+                    System.err.println("differs: " + targetUrl.replaceAll("\\?.*", "") + " " + s + "." + table);
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    static long doubled(String url, List<String> schemas) throws Exception {
+        long n = 0;
+        for (String s : schemas) {
+            n += Tables.count(url, "SELECT COUNT(*) FROM (SELECT txn FROM `" + s + "`.`audit` GROUP BY txn HAVING COUNT(*) > 1) d");
+        }
+        return n;
+    }
+
+    static int killSessions(String url) throws Exception {
+        int killed = 0;
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID()"
+                    + " AND USER = 'root'")) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            for (long id : ids) {
+                try {
+                    s.execute("KILL " + id);
+                    killed++;
+                } catch (java.sql.SQLException gone) {
+                    // ended meanwhile
+                }
+            }
+        }
+        return killed > 0 ? 1 : 0;
+    }
+
+}
