@@ -159,8 +159,13 @@ public final class ChangeEventReader {
         return s != null && !s.equals("false") && !s.equals("incremental");
     }
 
+    /**
+     * The snapshot's last record, or the last of its table: with the snapshot spread over partitions only one partition
+     * gets the snapshot's last record, and a chunk in another one must not wait for streaming records to end it.
+     */
     private static boolean isLastSnapshot(Struct source) {
-        return "last".equals(field(source, "snapshot"));
+        String s = field(source, "snapshot");
+        return "last".equals(s) || "last_in_data_collection".equals(s);
     }
 
     private static ChangeEvent.LanesMetadata lanesMetadata(SinkRecord record) {
