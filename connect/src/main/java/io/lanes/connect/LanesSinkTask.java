@@ -64,7 +64,7 @@ public class LanesSinkTask extends SinkTask {
                 context.offset(tp, offset);
             }
             PartitionAssembler assembler = new PartitionAssembler(tp.toString(), config.transactionEnd(),
-                    config.snapshotChunkRows(), pipeline::offer);
+                    config.snapshotChunkRows(), pipeline.resumedSource(), pipeline::offer);
             owned.put(tp, new Owned(assembler, pipeline));
         }
     }

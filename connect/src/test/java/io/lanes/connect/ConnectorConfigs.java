@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 /** Connector configurations and waits shared by the Connect tests. */
-final class ConnectorConfigs {
+public final class ConnectorConfigs {
     private ConnectorConfigs() {
     }
 
     /** Debezium's MariaDB connector, with transaction metadata, routed into one topic by schema group. */
-    static Map<String, String> debezium(String id, int port, List<String> schemas, String topic, int partitions,
+    public static Map<String, String> debezium(String id, int port, List<String> schemas, String topic, int partitions,
             String bootstrap) {
         Map<String, String> c = new HashMap<>();
         c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
@@ -35,7 +35,7 @@ final class ConnectorConfigs {
         return c;
     }
 
-    static Map<String, String> lanesSink(String topic, String url, int tasks, int workers) {
+    public static Map<String, String> lanesSink(String topic, String url, int tasks, int workers) {
         Map<String, String> c = new HashMap<>();
         c.put("connector.class", LanesSinkConnector.class.getName());
         c.put("tasks.max", Integer.toString(tasks));
@@ -120,5 +120,28 @@ final class ConnectorConfigs {
             Thread.sleep(200);
         }
         throw new AssertionError("after " + seconds + " s: " + sql + " = " + last + ", expected " + expected);
+    }
+
+    /** Kills every session on a MariaDB target but this one (a sink's workers, checkpoint and catalog sessions); 1 if any. */
+    public static int killSessions(String url) throws Exception {
+        int killed = 0;
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
+            List<Long> ids = new java.util.ArrayList<>();
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST"
+                    + " WHERE ID <> CONNECTION_ID() AND COMMAND <> 'Daemon' AND USER = 'root'")) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            for (long id : ids) {
+                try {
+                    s.execute("KILL " + id);
+                    killed++;
+                } catch (java.sql.SQLException gone) {
+                    // ended meanwhile
+                }
+            }
+        }
+        return killed > 0 ? 1 : 0;
     }
 }

@@ -6,10 +6,6 @@ import io.lanes.binlog.testing.MariaDbServer;
 import io.lanes.connect.testing.SharedConnect;
 import io.lanes.connect.testing.Tables;
 import io.lanes.connect.testing.Workload;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -90,7 +86,7 @@ class SinkFaultTest {
             connect.restartConnectorAndTasks(sink, false, true, false);
             faults++;
             Thread.sleep(1500);
-            faults += killSessions(targetUrl);
+            faults += ConnectorConfigs.killSessions(targetUrl);
             Thread.sleep(1000);
             WorkerHandle second = connect.addWorker();
             faults++;
@@ -133,28 +129,5 @@ class SinkFaultTest {
                 }
             }
         }
-    }
-
-    /** Kills every session on the target but this one (the sink's workers, checkpoint and catalog sessions). */
-    static int killSessions(String url) throws Exception {
-        int killed = 0;
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-            List<Long> ids = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID()"
-                    + " AND COMMAND <> 'Daemon' AND USER = 'root'")) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-            for (long id : ids) {
-                try {
-                    s.execute("KILL " + id);
-                    killed++;
-                } catch (java.sql.SQLException gone) {
-                    // ended meanwhile
-                }
-            }
-        }
-        return killed > 0 ? 1 : 0;
     }
 }

@@ -62,14 +62,30 @@ public final class OwnerFence {
      * of a previous owner. Call before reading the checkpoint.
      */
     public long acquire(ConnectionFactory connections) throws SQLException {
-        try (Connection c = connections.open()) {
-            dialect.initSession(c);
-            c.setAutoCommit(false);
-            createIfAbsent(c);
-            long next = bump(c);
-            c.commit();
-            epoch = next;
-            return next;
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = connections.open()) {
+                dialect.initSession(c);
+                c.setAutoCommit(false);
+                createIfAbsent(c);
+                long next = bump(c);
+                c.commit();
+                epoch = next;
+                return next;
+            } catch (SQLException e) {
+                // Two partitions' first takeovers at once: MySQL's update-then-insert on an empty range deadlocks
+                // (gap locks); the loser is rolled back and simply tries again.
+                boolean conflict = e instanceof java.sql.SQLTransactionRollbackException
+                        || "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState()) || e.getErrorCode() == 1213;
+                if (!conflict || attempt >= 10) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(20L * attempt);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.kafka.connect.errors.DataException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reassembles the change events of one topic-partition, in offset order, into whole transactions; an incomplete
@@ -25,13 +27,18 @@ import org.apache.kafka.connect.errors.DataException;
  *   <li>Schema changes: alone.</li>
  * </ul>
  * A repeated event of the open transaction (same {@code total_order}, as a restarted at-least-once source sends) is
- * dropped. Errors are {@link DataException}s naming the partition and offset; nothing of the transaction is handed on.
+ * dropped. A source that restarts also sends again transactions already handed on (or their tail: Debezium resumes
+ * inside a transaction): an event of another transaction whose source position is at or below the highest one handed
+ * on is such a repeat; it is dropped with its END, and the open transaction, cut by the restart, is discarded (the
+ * source sends it again). The assembled transaction's source position is its highest event's. Errors are {@link DataException}s naming the partition and offset; nothing of the transaction is handed on.
  *
  * <p>Not thread-safe: one task thread feeds it.
  */
 public final class PartitionAssembler {
     /** What ends a Debezium transaction (see the class comment). */
     public enum End { MARKER, NEXT }
+
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionAssembler.class);
 
     private final String partition;
     private final End end;
@@ -45,8 +52,22 @@ public final class PartitionAssembler {
     private long openLanesCount;
     private final List<ChangeEvent> snapshotRows = new ArrayList<>();
     private String lastCompletedId;
+    /** The highest source position of any event handed on (or of the checkpoint's transaction at a restart). */
+    private SourceOrder highest;
+    /** A transaction id whose repeated events (a restarted source) are being dropped. */
+    private String droppingId;
 
     public PartitionAssembler(String partition, End end, int snapshotChunk, Consumer<AssembledTransaction> out) {
+        this(partition, end, snapshotChunk, SourceOrder.NONE, out);
+    }
+
+    /**
+     * @param taken the source position of the last transaction applied before the records fed here (from the
+     *     checkpoint), so that a source's repeats of it are recognised
+     */
+    public PartitionAssembler(String partition, End end, int snapshotChunk, SourceOrder taken,
+            Consumer<AssembledTransaction> out) {
+        this.highest = taken;
         this.partition = partition;
         this.end = end;
         this.snapshotChunk = snapshotChunk;
@@ -75,6 +96,11 @@ public final class PartitionAssembler {
         }
     }
 
+    /** A change event of a transaction already handed on: its source position is at or below the highest handed on. */
+    private boolean isRepeat(ChangeEvent e) {
+        return e.source().isKnown() && highest.isKnown() && e.source().compareTo(highest) <= 0;
+    }
+
     /** Whether records of an incomplete transaction or snapshot chunk are held. */
     public boolean holdsIncomplete() {
         return openId != null || !snapshotRows.isEmpty();
@@ -97,6 +123,19 @@ public final class PartitionAssembler {
         if (e.transactionId() == null) {
             throw error(e, "a change event without transaction metadata: configure the Debezium source with"
                     + " provide.transaction.metadata=true (Lanes applies whole transactions only)");
+        }
+        if (!e.transactionId().equals(openId) && isRepeat(e)) {
+            // The source restarted and sends a transaction again that was handed on already (its events are at or below
+            // the highest position handed on): what is open was cut by that restart and will be sent again.
+            if (openId != null) {
+                LOG.info("{}@{}: the source sends transaction {} again (at {}, not above {}): dropping it and the {} events"
+                        + " of the open transaction {}, which the source will send again", partition, e.offset(),
+                        e.transactionId(), e.source(), highest, open.size(), openId);
+                open.clear();
+                openId = null;
+            }
+            droppingId = e.transactionId();
+            return;
         }
         if (openId != null && !openId.equals(e.transactionId())) {
             if (end == End.MARKER) {
@@ -124,13 +163,16 @@ public final class PartitionAssembler {
     private void end(ChangeEvent e) {
         closeSnapshotChunk();
         if (openId == null) {
-            if (e.transactionId().equals(lastCompletedId) || e.eventCount() == 0) {
+            if (e.transactionId().equals(lastCompletedId) || e.transactionId().equals(droppingId) || e.eventCount() == 0) {
                 return;
             }
             throw error(e, "END of transaction " + e.transactionId() + " (" + e.eventCount() + " events) but none of its"
                     + " events is in this partition before it");
         }
         if (!openId.equals(e.transactionId())) {
+            if (e.transactionId().equals(droppingId) || e.transactionId().equals(lastCompletedId)) {
+                return; // the END of a repeat
+            }
             throw error(e, "END of transaction " + e.transactionId() + " while transaction " + openId + " is open");
         }
         openLastOffset = e.offset();
@@ -202,7 +244,14 @@ public final class PartitionAssembler {
         }
         ChangeEvent first = open.firstEntry().getValue();
         boolean ddl = open.values().stream().anyMatch(ev -> ev.kind() == ChangeEvent.Kind.DDL);
-        emit(new AssembledTransaction(openId, changes, openFirstOffset, nextOffset, first.source(), false, ddl, size,
+        SourceOrder top = first.source();
+        for (ChangeEvent ev : open.values()) {
+            if (ev.source().isKnown() && ev.source().compareTo(top) > 0) {
+                top = ev.source();
+            }
+        }
+        droppingId = null;
+        emit(new AssembledTransaction(openId, changes, openFirstOffset, nextOffset, top, false, ddl, size,
                 first.lanes()));
         lastCompletedId = openId;
         openId = null;
@@ -227,6 +276,9 @@ public final class PartitionAssembler {
     }
 
     private void emit(AssembledTransaction t) {
+        if (!t.snapshot() && t.source().isKnown() && t.source().compareTo(highest) > 0) {
+            highest = t.source();
+        }
         out.accept(t);
     }
 

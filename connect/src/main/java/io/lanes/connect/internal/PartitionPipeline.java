@@ -66,6 +66,7 @@ public final class PartitionPipeline {
     private Thread dispatcher;
     private Engine<SourceTransaction> engine;
     private volatile boolean engineStarted;
+    private SourceOrder resumedSource = SourceOrder.NONE;
 
     public PartitionPipeline(String partition, Settings settings) {
         this.partition = partition;
@@ -120,10 +121,16 @@ public final class PartitionPipeline {
             throw e.getCause() instanceof Exception ex ? ex : e;
         }
         long next = from.position() == null ? -1 : KafkaPosition.parse(from.position()).nextOffset();
+        resumedSource = from.position() == null ? SourceOrder.NONE : KafkaPosition.parse(from.position()).source();
         offsets.put(from.lowWaterMark(), next);
         LOG.info("{}: owner epoch {}, resuming at Kafka offset {} (low-water mark {}, {} applied beyond it)", partition,
                 epoch, next < 0 ? "(committed by Connect)" : next, from.lowWaterMark(), from.alreadyApplied().length);
         return next;
+    }
+
+    /** The source position of the checkpoint's last transaction (after {@link #open}), NONE on a fresh start. */
+    public SourceOrder resumedSource() {
+        return resumedSource;
     }
 
     /** Queues a complete transaction for the dispatching thread. Never blocks. */

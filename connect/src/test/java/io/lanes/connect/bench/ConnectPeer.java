@@ -1,15 +1,10 @@
 package io.lanes.connect.bench;
 
 import io.lanes.binlog.testing.MariaDbServer;
-import io.lanes.connect.LanesSinkConfig;
+import io.lanes.connect.ConnectorConfigs;
 import io.lanes.connect.LanesSinkConnector;
-import io.lanes.connect.SchemaGroupRouter;
 import io.lanes.connect.testing.Tables;
 import io.lanes.connect.testing.Workload;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -65,6 +60,7 @@ public final class ConnectPeer {
         workerProps.put("offset.flush.interval.ms", "1000");
         workerProps.put("task.shutdown.graceful.timeout.ms", "500");
         workerProps.put("scheduled.rebalance.max.delay.ms", "2000");
+        workerProps.put("consumer.isolation.level", "read_committed");
         workerProps.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
         workerProps.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
         EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder().name("lanes-peer").numWorkers(1)
@@ -87,8 +83,8 @@ public final class ConnectPeer {
             }
             String topic = "peer.cdc";
             connect.kafka().createTopic(topic, partitions);
-            connect.configureConnector("dbz-source", debezium(source.port(), schemas, topic, partitions,
-                    connect.kafka().bootstrapServers()));
+            connect.configureConnector("dbz-source", ConnectorConfigs.debezium("peer", source.port(), schemas, topic,
+                    partitions, connect.kafka().bootstrapServers()));
             long[] perSchema = workload.run(transactions, 4);
             awaitTopicQuiet(connect, topic, partitions);
             out.put("transactions", transactions);
@@ -106,7 +102,7 @@ public final class ConnectPeer {
 
             String lanesUrl = lanesTarget.jdbcUrl("mysql");
             t0 = System.nanoTime();
-            connect.configureConnector("lanes-sink", lanesSink(topic, lanesUrl, tasks, workers));
+            connect.configureConnector("lanes-sink", ConnectorConfigs.lanesSink(topic, lanesUrl, tasks, workers));
             boolean lanesDone = awaitAudit(lanesUrl, schemas, perSchema, 600);
             double lanesSeconds = (System.nanoTime() - t0) / 1e9;
             out.put("lanes_tps", lanesDone ? round(transactions / lanesSeconds) : 0);
@@ -130,7 +126,7 @@ public final class ConnectPeer {
             connect.restartConnectorAndTasks("lanes-sink", false, true, false);
             faults++;
             Thread.sleep(1500);
-            faults += killSessions(lanesUrl);
+            faults += ConnectorConfigs.killSessions(lanesUrl);
             Thread.sleep(1000);
             WorkerHandle second = connect.addWorker();
             faults++;
@@ -168,31 +164,6 @@ public final class ConnectPeer {
         return Math.round(v * 100) / 100.0;
     }
 
-    static Map<String, String> debezium(int port, List<String> schemas, String topic, int partitions, String bootstrap) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", "io.debezium.connector.mariadb.MariaDbConnector");
-        c.put("tasks.max", "1");
-        c.put("database.hostname", "127.0.0.1");
-        c.put("database.port", Integer.toString(port));
-        c.put("database.user", "root");
-        c.put("database.password", "");
-        c.put("database.server.id", "5999");
-        c.put("topic.prefix", "peer");
-        c.put("database.include.list", String.join(",", schemas));
-        c.put("schema.history.internal.kafka.bootstrap.servers", bootstrap);
-        c.put("schema.history.internal.kafka.topic", "peer.history");
-        c.put("provide.transaction.metadata", "true");
-        c.put("include.schema.changes", "false");
-        c.put("tombstones.on.delete", "false");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter.schemas.enable", "true");
-        c.put("transforms", "route");
-        c.put("transforms.route.type", SchemaGroupRouter.class.getName());
-        c.put("transforms.route.topic", topic);
-        c.put("transforms.route.partitions", Integer.toString(partitions));
-        return c;
-    }
-
     static Map<String, String> debeziumJdbc(String topic, int port, int tasks) {
         Map<String, String> c = new HashMap<>();
         c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
@@ -206,18 +177,6 @@ public final class ConnectPeer {
         c.put("primary.key.mode", "record_key");
         c.put("schema.evolution", "none");
         c.put("collection.name.format", "${source.db}.${source.table}");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter.schemas.enable", "true");
-        return c;
-    }
-
-    static Map<String, String> lanesSink(String topic, String url, int tasks, int workers) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", LanesSinkConnector.class.getName());
-        c.put("tasks.max", Integer.toString(tasks));
-        c.put("topics", topic);
-        c.put(LanesSinkConfig.TARGET_URL, url);
-        c.put(LanesSinkConfig.WORKERS, Integer.toString(workers));
         c.put("key.converter.schemas.enable", "true");
         c.put("value.converter.schemas.enable", "true");
         return c;
@@ -276,27 +235,4 @@ public final class ConnectPeer {
         }
         return n;
     }
-
-    static int killSessions(String url) throws Exception {
-        int killed = 0;
-        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-            List<Long> ids = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID()"
-                    + " AND USER = 'root'")) {
-                while (rs.next()) {
-                    ids.add(rs.getLong(1));
-                }
-            }
-            for (long id : ids) {
-                try {
-                    s.execute("KILL " + id);
-                    killed++;
-                } catch (java.sql.SQLException gone) {
-                    // ended meanwhile
-                }
-            }
-        }
-        return killed > 0 ? 1 : 0;
-    }
-
 }

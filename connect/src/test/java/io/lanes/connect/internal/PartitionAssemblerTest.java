@@ -18,8 +18,13 @@ class PartitionAssemblerTest {
     private final List<AssembledTransaction> out = new ArrayList<>();
 
     private static ChangeEvent row(long offset, String tx, long order, boolean snapshot) {
+        return row(offset, tx, order, snapshot, 100 + offset);
+    }
+
+    /** A row event the source logged at binlog position {@code pos}. */
+    private static ChangeEvent row(long offset, String tx, long order, boolean snapshot, long pos) {
         RowChange c = RowChange.insert(new TableRef("s", "t"), new RowImage(List.of("id"), new Object[] {offset}));
-        return new ChangeEvent(ChangeEvent.Kind.ROW, offset, tx, order, 0, new SourceOrder("bin.000001", 100 + offset, ""),
+        return new ChangeEvent(ChangeEvent.Kind.ROW, offset, tx, order, 0, new SourceOrder("bin.000001", pos, ""),
                 snapshot, false, c, 10, null);
     }
 
@@ -77,6 +82,34 @@ class PartitionAssemblerTest {
         a.accept(end(5, "x", 3));
         assertEquals(1, out.size());
         assertEquals(3, out.get(0).changes().size());
+    }
+
+    @Test
+    void aSourceThatRestartsInsideTheNextTransactionResendsTheTailOfATakenOneAndTheCutOneWhole() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, false, 1000));
+        a.accept(row(1, "x", 2, false, 1010));
+        a.accept(end(2, "x", 2));
+        a.accept(row(3, "y", 1, false, 1100)); // y is cut here: the source restarts from inside x
+        a.accept(row(4, "x", 2, false, 1010));
+        a.accept(end(5, "x", 2));
+        a.accept(row(6, "y", 1, false, 1100));
+        a.accept(row(7, "y", 2, false, 1110));
+        a.accept(end(8, "y", 2));
+        assertEquals(List.of("x", "y"), out.stream().map(AssembledTransaction::id).toList());
+        assertEquals(2, out.get(1).changes().size());
+        assertEquals(new SourceOrder("bin.000001", 1110, ""), out.get(1).source(), "a transaction's highest event");
+    }
+
+    @Test
+    void afterARestartFromTheCheckpointARepeatOfTheCheckpointedTransactionIsRecognised() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100,
+                new SourceOrder("bin.000001", 1010, ""), out::add);
+        a.accept(row(10, "x", 2, false, 1010)); // the tail of the checkpoint's transaction, sent again
+        a.accept(end(11, "x", 2));
+        a.accept(row(12, "y", 1, false, 1100));
+        a.accept(end(13, "y", 1));
+        assertEquals(List.of("y"), out.stream().map(AssembledTransaction::id).toList());
     }
 
     @Test

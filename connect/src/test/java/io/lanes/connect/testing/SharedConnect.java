@@ -45,6 +45,8 @@ public final class SharedConnect implements BeforeAllCallback {
             // Exactly-once sources commit a Kafka transaction per binlog transaction; the next one's first send meets
             // CONCURRENT_TRANSACTIONS until the markers are written, and waits retry.backoff.ms (100 ms) each time.
             worker.put("producer.retry.backoff.ms", "10");
+            // Sinks read only committed records: an exactly-once source's aborted transactions must stay unseen.
+            worker.put("consumer.isolation.level", "read_committed");
             Properties broker = new Properties();
             broker.put("transaction.state.log.replication.factor", "1");
             broker.put("transaction.state.log.min.isr", "1");
