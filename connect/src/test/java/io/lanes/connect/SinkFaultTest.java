@@ -108,6 +108,10 @@ class SinkFaultTest {
             }
             Thread.sleep(1000);
             ConnectorConfigs.assertTasksRunning(connect, List.of(dbz, sink));
+            String lostOrDoubled = auditDiff(sourceUrl, targetUrl, schemas);
+            if (!lostOrDoubled.isEmpty()) {
+                throw new AssertionError(lostOrDoubled + "\n" + recordsOf(connect, topic, lostOrDoubled));
+            }
             long doubled = 0;
             for (String s : schemas) {
                 doubled += Tables.count(targetUrl, "SELECT COUNT(*) FROM (SELECT txn FROM `" + s
@@ -129,5 +133,58 @@ class SinkFaultTest {
                 }
             }
         }
+    }
+
+    /** Transactions whose audit row is missing or doubled on the target, as {@code schema:txn(count)} words. */
+    static String auditDiff(String sourceUrl, String targetUrl, List<String> schemas) throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (String s : schemas) {
+            java.util.Map<String, Long> want = new java.util.HashMap<>();
+            for (String r : Tables.rows(sourceUrl, s, "audit", '`')) {
+                want.merge(r.split("\\|")[0], 1L, Long::sum);
+            }
+            java.util.Map<String, Long> got = new java.util.HashMap<>();
+            for (String r : Tables.rows(targetUrl, s, "audit", '`')) {
+                got.merge(r.split("\\|")[0], 1L, Long::sum);
+            }
+            java.util.Set<String> all = new java.util.TreeSet<>(want.keySet());
+            all.addAll(got.keySet());
+            for (String txn : all) {
+                if (!want.getOrDefault(txn, 0L).equals(got.getOrDefault(txn, 0L))) {
+                    sb.append(s).append(':').append(txn).append('(').append(got.getOrDefault(txn, 0L)).append(") ");
+                }
+            }
+        }
+        return sb.toString().trim();
+    }
+
+    /** The topic's records of those transactions' ledger rows: partition, offset, value (for a failure message). */
+    static String recordsOf(EmbeddedConnectCluster connect, String topic, String diff) {
+        StringBuilder sb = new StringBuilder();
+        java.util.Map<String, Object> props = new java.util.HashMap<>();
+        props.put("isolation.level", "read_committed");
+        props.put("auto.offset.reset", "earliest");
+        try (var consumer = connect.kafka().createConsumer(props)) {
+            var tps = List.of(new org.apache.kafka.common.TopicPartition(topic, 0), new org.apache.kafka.common.TopicPartition(topic, 1));
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            int idle = 0;
+            while (idle < 3) {
+                var batch = consumer.poll(java.time.Duration.ofMillis(500));
+                idle = batch.isEmpty() ? idle + 1 : 0;
+                for (var r : batch) {
+                    String v = r.value() == null ? "" : new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
+                    for (String word : diff.split(" ")) {
+                        String txn = word.substring(word.indexOf(':') + 1, word.indexOf('('));
+                        if (v.contains("\"txn\":" + txn + ",") || v.contains("\"id\":\"" + txn)) {
+                            int at = v.indexOf("\"payload\"");
+                            sb.append(r.partition()).append('@').append(r.offset()).append(' ')
+                                    .append(v.substring(Math.max(0, at), Math.min(v.length(), at + 900))).append('\n');
+                        }
+                    }
+                }
+            }
+        }
+        return sb.toString();
     }
 }

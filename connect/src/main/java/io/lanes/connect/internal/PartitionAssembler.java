@@ -156,7 +156,12 @@ public final class PartitionAssembler {
         if (e.order() <= 0) {
             throw error(e, "transaction " + e.transactionId() + ": event without total_order");
         }
-        open.putIfAbsent(e.order(), e);
+        ChangeEvent known = open.putIfAbsent(e.order(), e);
+        if (known != null && !known.change().equals(e.change())) {
+            throw error(e, "transaction " + e.transactionId() + " has two different events numbered " + e.order()
+                    + " (offsets " + known.offset() + " and " + e.offset() + "): the source numbered its events again"
+                    + " after a restart; the transaction cannot be reassembled faithfully");
+        }
         openLastOffset = e.offset();
     }
 

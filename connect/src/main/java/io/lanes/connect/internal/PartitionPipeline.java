@@ -10,6 +10,8 @@ import io.lanes.applier.jdbc.ConnectionFactory;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.JdbcTarget;
 import io.lanes.applier.ddl.SourceStatement;
+import io.lanes.core.Checkpoint;
+import io.lanes.core.CheckpointStore;
 import io.lanes.core.CommitOrder;
 import io.lanes.core.Engine;
 import io.lanes.core.RecoveryPoint;
@@ -17,10 +19,8 @@ import io.lanes.core.Transaction;
 import io.lanes.core.WritesetScheduler;
 import java.time.Duration;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -58,14 +58,14 @@ public final class PartitionPipeline {
     private final OwnerFence fence;
     private final LinkedBlockingQueue<AssembledTransaction> queue = new LinkedBlockingQueue<>();
     private final AtomicLong queuedBytes = new AtomicLong();
-    /** Sequence number -> Kafka offset past that transaction, for the low-water mark's offset; pruned below it. */
-    private final ConcurrentSkipListMap<Long, Long> offsets = new ConcurrentSkipListMap<>();
     private final AtomicLong skippedDuplicates = new AtomicLong();
     private final AtomicLong applied = new AtomicLong();
     private volatile Throwable failure;
     private Thread dispatcher;
     private Engine<SourceTransaction> engine;
     private volatile boolean engineStarted;
+    /** The Kafka offset of the last low-water mark saved in the target (-1: none yet). */
+    private volatile long savedOffset = -1;
     private SourceOrder resumedSource = SourceOrder.NONE;
 
     public PartitionPipeline(String partition, Settings settings) {
@@ -105,8 +105,28 @@ public final class PartitionPipeline {
                 .checkpointTable(fence.guard(new JdbcCheckpointTable(settings.dialect(), settings.checkpointSchema(),
                         JdbcCheckpointTable.DEFAULT_TABLE)))
                 .build();
+        CheckpointStore store = target.checkpointStore();
+        CheckpointStore remembering = new CheckpointStore() {
+            @Override
+            public java.util.Collection<Checkpoint> load() throws Exception {
+                return store.load();
+            }
+
+            @Override
+            public void saveWorkerCheckpoint(Checkpoint checkpoint) throws Exception {
+                store.saveWorkerCheckpoint(checkpoint);
+            }
+
+            @Override
+            public void saveLowWaterMark(Checkpoint checkpoint) throws Exception {
+                store.saveLowWaterMark(checkpoint);
+                if (checkpoint.position() != null) {
+                    savedOffset = KafkaPosition.parse(checkpoint.position()).nextOffset();
+                }
+            }
+        };
         engine = Engine.builder(target.applierFactory()).scheduler(new WritesetScheduler()).workers(settings.workers())
-                .commitOrder(settings.commitOrder()).checkpointStore(target.checkpointStore())
+                .commitOrder(settings.commitOrder()).checkpointStore(remembering)
                 .name("connect-" + partition).build();
         CompletableFuture<RecoveryPoint> started = new CompletableFuture<>();
         CatalogTableMetadata metadata = new CatalogTableMetadata(settings.connections(), target.catalog());
@@ -122,7 +142,9 @@ public final class PartitionPipeline {
         }
         long next = from.position() == null ? -1 : KafkaPosition.parse(from.position()).nextOffset();
         resumedSource = from.position() == null ? SourceOrder.NONE : KafkaPosition.parse(from.position()).source();
-        offsets.put(from.lowWaterMark(), next);
+        if (next >= 0) {
+            savedOffset = next;
+        }
         LOG.info("{}: owner epoch {}, resuming at Kafka offset {} (low-water mark {}, {} applied beyond it)", partition,
                 epoch, next < 0 ? "(committed by Connect)" : next, from.lowWaterMark(), from.alreadyApplied().length);
         return next;
@@ -162,20 +184,14 @@ public final class PartitionPipeline {
     }
 
     /**
-     * The Kafka offset past the low-water mark's transaction (every record before it is applied), or -1 when unknown. For
-     * Connect's offset commit, i.e. lag monitoring only: the checkpoint rows are what a restart reads.
+     * The Kafka offset of the last low-water mark saved in the target (every record before it is applied and the
+     * target's checkpoint says so), or -1 when none was saved yet. For Connect's offset commit, i.e. lag monitoring only:
+     * the checkpoint rows are what a restart reads. Never an offset the target's checkpoint does not yet cover: should a
+     * restart find no checkpoint position, it reads from Connect's committed offset, which must then still be where
+     * the engine's first transaction began.
      */
     public long committedOffset() {
-        if (!engineStarted) {
-            return -1;
-        }
-        long lwm = engine.lowWaterMark();
-        Map.Entry<Long, Long> e = offsets.floorEntry(lwm);
-        if (e == null) {
-            return -1;
-        }
-        offsets.headMap(e.getKey()).clear();
-        return e.getValue();
+        return savedOffset;
     }
 
     /**
@@ -230,7 +246,6 @@ public final class PartitionPipeline {
                     highest = t.source();
                 }
                 long seq = engine.submit(toEngine(t, keys));
-                offsets.put(seq, t.nextOffset());
                 applied.incrementAndGet();
                 if (t.ddl()) {
                     // Later transactions' keys come from the catalog as this DDL leaves it.
