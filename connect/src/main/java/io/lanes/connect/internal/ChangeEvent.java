@@ -19,9 +19,22 @@ import io.lanes.core.LogicalClock;
  * @param change the row change or statement (null for transaction markers and tombstones)
  * @param sizeBytes an estimate of the memory the change holds, for the queue budget
  * @param lanes what a Lanes-format record's headers add (null for other records)
+ * @param row the row's number within its binlog event (Debezium's {@code source.row}), -1 when unknown: with the
+ *     source position it identifies the change in the binlog
  */
 public record ChangeEvent(Kind kind, long offset, String transactionId, long order, long eventCount, SourceOrder source,
-        boolean snapshot, boolean lastInSnapshot, Change change, long sizeBytes, LanesMetadata lanes) {
+        boolean snapshot, boolean lastInSnapshot, Change change, long sizeBytes, LanesMetadata lanes, int row) {
+
+    /** An event without a row number. */
+    public ChangeEvent(Kind kind, long offset, String transactionId, long order, long eventCount, SourceOrder source,
+            boolean snapshot, boolean lastInSnapshot, Change change, long sizeBytes, LanesMetadata lanes) {
+        this(kind, offset, transactionId, order, eventCount, source, snapshot, lastInSnapshot, change, sizeBytes, lanes, -1);
+    }
+
+    /** Where the source logged this change ({@code file:pos:row}), or its place in its transaction when unknown. */
+    public String identity() {
+        return source.isKnown() && row >= 0 ? source.file() + ":" + source.position() + ":" + row : "#" + order;
+    }
 
     public enum Kind {
         /** A row inserted, updated or deleted (or read by a snapshot). */

@@ -105,8 +105,9 @@ public final class ChangeEventReader {
             txOrder = t.getInt64("total_order");
         }
         boolean snapshot = "r".equals(op) || isSnapshot(source);
+        Object row = source.schema().field("row") != null ? source.get("row") : null;
         return new ChangeEvent(ChangeEvent.Kind.ROW, offset, txId, txOrder, lanesCount, order, snapshot,
-                snapshot && isLastSnapshot(source), change, size[0], lanes);
+                snapshot && isLastSnapshot(source), change, size[0], lanes, row instanceof Number n ? n.intValue() : -1);
     }
 
     private static RowImage image(Struct row, long[] size) {

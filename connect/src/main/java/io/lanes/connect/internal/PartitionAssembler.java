@@ -3,7 +3,9 @@ package io.lanes.connect.internal;
 import io.lanes.applier.Change;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.connect.errors.DataException;
 import org.slf4j.Logger;
@@ -46,7 +48,8 @@ public final class PartitionAssembler {
     private final Consumer<AssembledTransaction> out;
 
     private String openId;
-    private final TreeMap<Long, ChangeEvent> open = new TreeMap<>();
+    /** The open transaction's events by their binlog identity ({@link ChangeEvent#identity()}). */
+    private final Map<String, ChangeEvent> open = new HashMap<>();
     private long openFirstOffset = -1;
     private long openLastOffset = -1;
     private long openLanesCount;
@@ -94,6 +97,18 @@ public final class PartitionAssembler {
             case ROW -> row(e);
             default -> throw new IllegalStateException(e.kind().toString());
         }
+    }
+
+    /**
+     * The open transaction's events in source order: by binlog position and row when every event has them (what the
+     * source logged, whatever numbering it gave), else by {@code total_order}.
+     */
+    private List<ChangeEvent> sortedOpen() {
+        List<ChangeEvent> events = new ArrayList<>(open.values());
+        boolean positioned = events.stream().allMatch(ev -> ev.source().isKnown() && ev.row() >= 0);
+        events.sort(positioned ? Comparator.comparing(ChangeEvent::source).thenComparingInt(ChangeEvent::row)
+                .thenComparingLong(ChangeEvent::order) : Comparator.comparingLong(ChangeEvent::order));
+        return events;
     }
 
     /** A change event of a transaction already handed on: its source position is at or below the highest handed on. */
@@ -156,11 +171,10 @@ public final class PartitionAssembler {
         if (e.order() <= 0) {
             throw error(e, "transaction " + e.transactionId() + ": event without total_order");
         }
-        ChangeEvent known = open.putIfAbsent(e.order(), e);
+        ChangeEvent known = open.putIfAbsent(e.identity(), e);
         if (known != null && !known.change().equals(e.change())) {
-            throw error(e, "transaction " + e.transactionId() + " has two different events numbered " + e.order()
-                    + " (offsets " + known.offset() + " and " + e.offset() + "): the source numbered its events again"
-                    + " after a restart; the transaction cannot be reassembled faithfully");
+            throw error(e, "transaction " + e.transactionId() + " has two different events at " + e.identity()
+                    + " (offsets " + known.offset() + " and " + e.offset() + ")");
         }
         openLastOffset = e.offset();
     }
@@ -187,7 +201,7 @@ public final class PartitionAssembler {
     private void lanesEvent(ChangeEvent e) {
         closeSnapshotChunk();
         if (openId != null && e.order() == 1) {
-            ChangeEvent first = open.firstEntry().getValue();
+            ChangeEvent first = sortedOpen().get(0);
             if (first.source().equals(e.source())) {
                 open.clear(); // the source restarted and sends the same transaction again, from its start
                 openId = null;
@@ -209,7 +223,7 @@ public final class PartitionAssembler {
             throw error(e, "Lanes-format record " + e.order() + " of transaction " + e.transactionId() + " where record "
                     + (open.size() + 1) + " of transaction " + openId + " was due");
         }
-        open.put(e.order(), e);
+        open.put("#" + e.order(), e);
         openLastOffset = e.offset();
         if (e.order() == e.eventCount()) {
             completeOpen(e.eventCount(), e.offset() + 1);
@@ -221,7 +235,7 @@ public final class PartitionAssembler {
         if (openId == null) {
             return;
         }
-        if (end == End.MARKER || open.firstEntry().getValue().lanes() != null) {
+        if (end == End.MARKER || sortedOpen().get(0).lanes() != null) {
             throw error(e, "a " + (e.kind() == ChangeEvent.Kind.DDL ? "schema change" : "snapshot read") + " inside"
                     + " transaction " + openId + " (events since offset " + openFirstOffset + ", no END yet)");
         }
@@ -233,31 +247,37 @@ public final class PartitionAssembler {
      * {@code expected} when known.
      */
     private void completeOpen(long expected, long nextOffset) {
-        long n = open.size();
-        long last = open.lastKey();
-        if (open.firstKey() != 1 || last != n || (expected > 0 && n != expected)) {
+        List<ChangeEvent> events = sortedOpen();
+        long n = events.size();
+        long first = events.stream().mapToLong(ChangeEvent::order).min().orElse(0);
+        long last = events.stream().mapToLong(ChangeEvent::order).max().orElse(0);
+        long distinctOrders = events.stream().mapToLong(ChangeEvent::order).distinct().count();
+        // With an END the count decides (events are identified by their binlog position, whatever their numbering);
+        // without one, the numbering must run 1..n without a gap.
+        boolean whole = expected > 0 ? n == expected : first == 1 && last == n && distinctOrders == n;
+        if (!whole) {
             throw new DataException("transaction " + openId + " in " + partition + " (offsets " + openFirstOffset + " to "
-                    + openLastOffset + ") is incomplete: it has " + n + " events with total_order " + open.firstKey()
+                    + openLastOffset + ") is incomplete: it has " + n + " events with total_order " + first
                     + ".." + last + (expected > 0 ? " but its END says " + expected : "") + "; a transaction split across"
                     + " partitions cannot be applied whole (route every table a transaction writes to one partition)");
         }
-        List<Change> changes = new ArrayList<>(open.size());
+        List<Change> changes = new ArrayList<>(events.size());
         long size = 64;
-        for (ChangeEvent ev : open.values()) {
+        for (ChangeEvent ev : events) {
             changes.add(ev.change());
             size += ev.sizeBytes();
         }
-        ChangeEvent first = open.firstEntry().getValue();
-        boolean ddl = open.values().stream().anyMatch(ev -> ev.kind() == ChangeEvent.Kind.DDL);
-        SourceOrder top = first.source();
-        for (ChangeEvent ev : open.values()) {
+        ChangeEvent firstEvent = events.get(0);
+        boolean ddl = events.stream().anyMatch(ev -> ev.kind() == ChangeEvent.Kind.DDL);
+        SourceOrder top = firstEvent.source();
+        for (ChangeEvent ev : events) {
             if (ev.source().isKnown() && ev.source().compareTo(top) > 0) {
                 top = ev.source();
             }
         }
         droppingId = null;
         emit(new AssembledTransaction(openId, changes, openFirstOffset, nextOffset, top, false, ddl, size,
-                first.lanes()));
+                firstEvent.lanes()));
         lastCompletedId = openId;
         openId = null;
         open.clear();

@@ -21,11 +21,18 @@ class PartitionAssemblerTest {
         return row(offset, tx, order, snapshot, 100 + offset);
     }
 
-    /** A row event the source logged at binlog position {@code pos}. */
+    /** A row event the source logged at binlog position {@code pos} (row 0 of its event). */
     private static ChangeEvent row(long offset, String tx, long order, boolean snapshot, long pos) {
-        RowChange c = RowChange.insert(new TableRef("s", "t"), new RowImage(List.of("id"), new Object[] {offset}));
+        RowChange c = RowChange.insert(new TableRef("s", "t"), new RowImage(List.of("id"), new Object[] {pos}));
         return new ChangeEvent(ChangeEvent.Kind.ROW, offset, tx, order, 0, new SourceOrder("bin.000001", pos, ""),
-                snapshot, false, c, 10, null);
+                snapshot, false, c, 10, null, 0);
+    }
+
+    /** Row {@code row} of the rows event at {@code pos}, with value {@code id}. */
+    private static ChangeEvent row(long offset, String tx, long order, long pos, int row, long id) {
+        RowChange c = RowChange.insert(new TableRef("s", "t"), new RowImage(List.of("id"), new Object[] {id}));
+        return new ChangeEvent(ChangeEvent.Kind.ROW, offset, tx, order, 0, new SourceOrder("bin.000001", pos, ""),
+                false, false, c, 10, null, row);
     }
 
     private static ChangeEvent end(long offset, String tx, long count) {
@@ -76,7 +83,7 @@ class PartitionAssemblerTest {
         PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
         a.accept(row(0, "x", 1, false));
         a.accept(row(1, "x", 2, false));
-        a.accept(row(2, "x", 2, false)); // the source restarted mid-transaction and sent event 2 again
+        a.accept(row(2, "x", 2, false, 101)); // the source restarted mid-transaction and sent event 2 again
         a.accept(row(3, "x", 3, false));
         a.accept(end(4, "x", 3));
         a.accept(end(5, "x", 3));
@@ -99,6 +106,26 @@ class PartitionAssemblerTest {
         assertEquals(List.of("x", "y"), out.stream().map(AssembledTransaction::id).toList());
         assertEquals(2, out.get(1).changes().size());
         assertEquals(new SourceOrder("bin.000001", 1110, ""), out.get(1).source(), "a transaction's highest event");
+    }
+
+    @Test
+    void eventsAreIdentifiedByTheirBinlogPlaceSoARenumberedTailStillCompletesTheTransactionInBinlogOrder() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, 1000, 0, 11));
+        a.accept(row(1, "x", 2, 1000, 1, 12));
+        a.accept(row(2, "x", 1, 1000, 1, 12)); // the same change again, numbered anew by a restarted source
+        a.accept(row(3, "x", 2, 1050, 0, 13)); // the tail, numbered anew
+        a.accept(end(4, "x", 3));
+        assertEquals(1, out.size());
+        assertEquals(List.of(11L, 12L, 13L), out.get(0).changes().stream()
+                .map(c -> (Long) ((RowChange) c).after().value("id")).toList());
+    }
+
+    @Test
+    void twoDifferentChangesAtTheSameBinlogPlaceAreRefused() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, 1000, 0, 11));
+        assertThrows(DataException.class, () -> a.accept(row(1, "x", 1, 1000, 0, 99)));
     }
 
     @Test
