@@ -113,32 +113,47 @@ public final class Workload {
                 int si = r.nextInt(schemas.size());
                 String q = "`" + schemas.get(si) + "`.";
                 long id = txn.incrementAndGet();
-                try (Statement s = c.createStatement()) {
-                    s.executeUpdate("UPDATE " + q + "`counter` SET `n` = `n` + 1 WHERE `id` = 1");
-                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + q + "`ledger` VALUES (?, ?, ?, ?)")) {
-                        ps.setLong(1, id);
-                        ps.setBigDecimal(2, java.math.BigDecimal.valueOf(r.nextInt(1_000_000), 2));
-                        ps.setString(3, r.nextBoolean() ? null : "note " + Long.toString(r.nextLong(), 36) + " é ✓");
-                        ps.setObject(4, java.time.LocalDateTime.of(2024, 1, 1, 0, 0).plusNanos(r.nextInt(1_000_000) * 1_000_000L));
-                        ps.executeUpdate();
-                    }
-                    s.executeUpdate("INSERT INTO " + q + "`audit` VALUES (" + id + ", '" + schemas.get(si) + "')");
-                    int ops = r.nextInt(5);
-                    for (int i = 0; i < ops; i++) {
-                        int item = 1 + r.nextInt(200);
-                        switch (r.nextInt(4)) {
-                            case 0 -> s.executeUpdate("INSERT IGNORE INTO " + q + "`items` (`id`, `k`, `c`) VALUES (" + item + ", "
-                                    + r.nextInt(100) + ", 'ins-" + id + "')");
-                            case 1 -> s.executeUpdate("UPDATE " + q + "`items` SET `c` = 'upd-" + id + "' WHERE `id` = " + item);
-                            case 2 -> s.executeUpdate("UPDATE " + q + "`items` SET `k` = `k` + 1 WHERE `id` = " + item);
-                            default -> s.executeUpdate("DELETE FROM " + q + "`items` WHERE `id` = " + item);
+                for (int attempt = 1; ; attempt++) {
+                    try {
+                        transaction(c, r, q, si, id);
+                        c.commit();
+                        break;
+                    } catch (java.sql.SQLTransactionRollbackException deadlock) {
+                        // Clients touch random items in random order: InnoDB picks a victim, which runs again.
+                        c.rollback();
+                        if (attempt >= 20) {
+                            throw deadlock;
                         }
                     }
                 }
-                c.commit();
                 done[si]++;
             }
         }
         return done;
+    }
+
+    private void transaction(Connection c, Random r, String q, int si, long id) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE " + q + "`counter` SET `n` = `n` + 1 WHERE `id` = 1");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + q + "`ledger` VALUES (?, ?, ?, ?)")) {
+                ps.setLong(1, id);
+                ps.setBigDecimal(2, java.math.BigDecimal.valueOf(r.nextInt(1_000_000), 2));
+                ps.setString(3, r.nextBoolean() ? null : "note " + Long.toString(r.nextLong(), 36) + " é ✓");
+                ps.setObject(4, java.time.LocalDateTime.of(2024, 1, 1, 0, 0).plusNanos(r.nextInt(1_000_000) * 1_000_000L));
+                ps.executeUpdate();
+            }
+            s.executeUpdate("INSERT INTO " + q + "`audit` VALUES (" + id + ", '" + schemas.get(si) + "')");
+            int ops = r.nextInt(5);
+            for (int i = 0; i < ops; i++) {
+                int item = 1 + r.nextInt(200);
+                switch (r.nextInt(4)) {
+                    case 0 -> s.executeUpdate("INSERT IGNORE INTO " + q + "`items` (`id`, `k`, `c`) VALUES (" + item + ", "
+                            + r.nextInt(100) + ", 'ins-" + id + "')");
+                    case 1 -> s.executeUpdate("UPDATE " + q + "`items` SET `c` = 'upd-" + id + "' WHERE `id` = " + item);
+                    case 2 -> s.executeUpdate("UPDATE " + q + "`items` SET `k` = `k` + 1 WHERE `id` = " + item);
+                    default -> s.executeUpdate("DELETE FROM " + q + "`items` WHERE `id` = " + item);
+                }
+            }
+        }
     }
 }
