@@ -74,12 +74,19 @@ public final class ConnectPeer {
             String sourceUrl = source.jdbcUrl("mysql");
             Workload workload = new Workload(sourceUrl, schemas, seed);
             workload.createSource(200);
-            for (MariaDbServer t : List.of(lanesTarget, dbzTarget)) {
-                for (String s : schemas) {
-                    List<String> ddl = new ArrayList<>(List.of("CREATE DATABASE `" + s + "`"));
-                    ddl.addAll(Workload.targetDdl(s, true));
-                    Tables.execute(t.jdbcUrl("mysql"), ddl);
+            // Lanes applies each source schema into the target schema of the same name. Debezium's JDBC sink writes
+            // into the one database of its connection URL, so there each source table is `peer`.`<schema>_<table>`
+            // (collection.name.format=${source.db}_${source.table}); the tables are the same otherwise.
+            for (String s : schemas) {
+                List<String> ddl = new ArrayList<>(List.of("CREATE DATABASE `" + s + "`"));
+                ddl.addAll(Workload.targetDdl(s, true));
+                Tables.execute(lanesTarget.jdbcUrl("mysql"), ddl);
+                List<String> flat = new ArrayList<>();
+                for (String d : Workload.targetDdl(s, true)) {
+                    flat.add(d.replace("`" + s + "`.`", "`peer`.`" + s + "_"));
                 }
+                Tables.execute(dbzTarget.jdbcUrl("mysql"), List.of("CREATE DATABASE IF NOT EXISTS `peer`"));
+                Tables.execute(dbzTarget.jdbcUrl("mysql"), flat);
             }
             String topic = "peer.cdc";
             connect.kafka().createTopic(topic, partitions);
@@ -95,7 +102,7 @@ public final class ConnectPeer {
             String dbzUrl = dbzTarget.jdbcUrl("mysql");
             long t0 = System.nanoTime();
             connect.configureConnector("dbz-jdbc", debeziumJdbc(topic, dbzTarget.port(), tasks));
-            boolean dbzDone = awaitAudit(dbzUrl, schemas, perSchema, 600);
+            boolean dbzDone = awaitAudit(dbzUrl, schemas, perSchema, 600, true);
             double dbzSeconds = (System.nanoTime() - t0) / 1e9;
             out.put("debezium_jdbc_tps", dbzDone ? round(transactions / dbzSeconds) : 0);
             out.put("debezium_jdbc_seconds", round(dbzSeconds));
@@ -103,14 +110,14 @@ public final class ConnectPeer {
             String lanesUrl = lanesTarget.jdbcUrl("mysql");
             t0 = System.nanoTime();
             connect.configureConnector("lanes-sink", ConnectorConfigs.lanesSink(topic, lanesUrl, tasks, workers));
-            boolean lanesDone = awaitAudit(lanesUrl, schemas, perSchema, 600);
+            boolean lanesDone = awaitAudit(lanesUrl, schemas, perSchema, 600, false);
             double lanesSeconds = (System.nanoTime() - t0) / 1e9;
             out.put("lanes_tps", lanesDone ? round(transactions / lanesSeconds) : 0);
             out.put("lanes_seconds", round(lanesSeconds));
             out.put("ratio", dbzDone && lanesDone ? round(dbzSeconds / lanesSeconds) : 0);
-            out.put("lanes_exact", lanesDone && exact(sourceUrl, lanesUrl, schemas));
-            out.put("debezium_jdbc_exact", dbzDone && exact(sourceUrl, dbzUrl, schemas));
-            out.put("debezium_jdbc_audit_doubled", doubled(dbzUrl, schemas));
+            out.put("lanes_exact", lanesDone && exact(sourceUrl, lanesUrl, schemas, false));
+            out.put("debezium_jdbc_exact", dbzDone && exact(sourceUrl, dbzUrl, schemas, true));
+            out.put("debezium_jdbc_audit_doubled", doubled(dbzUrl, schemas, true));
 
             // Fault round: more of the workload streams while the Lanes sink is disturbed.
             int more = Math.max(200, transactions / 3);
@@ -145,13 +152,13 @@ public final class ConnectPeer {
             for (int i = 0; i < total.length; i++) {
                 total[i] = perSchema[i] + after[i];
             }
-            boolean doneAfter = awaitAudit(lanesUrl, schemas, total, 300);
+            boolean doneAfter = awaitAudit(lanesUrl, schemas, total, 300, false);
             out.put("faults", faults);
             out.put("fault_transactions", more);
-            out.put("lanes_exact_after_faults", doneAfter && exact(sourceUrl, lanesUrl, schemas));
-            out.put("lanes_audit_doubled_after_faults", doubled(lanesUrl, schemas));
-            boolean dbzAfter = awaitAudit(dbzUrl, schemas, total, 120);
-            out.put("debezium_jdbc_exact_after_round", dbzAfter && exact(sourceUrl, dbzUrl, schemas));
+            out.put("lanes_exact_after_faults", doneAfter && exact(sourceUrl, lanesUrl, schemas, false));
+            out.put("lanes_audit_doubled_after_faults", doubled(lanesUrl, schemas, false));
+            boolean dbzAfter = awaitAudit(dbzUrl, schemas, total, 120, true);
+            out.put("debezium_jdbc_exact_after_round", dbzAfter && exact(sourceUrl, dbzUrl, schemas, true));
             out.put("cpu_cores", Runtime.getRuntime().availableProcessors());
             out.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         } finally {
@@ -169,14 +176,14 @@ public final class ConnectPeer {
         c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
         c.put("tasks.max", Integer.toString(tasks));
         c.put("topics", topic);
-        c.put("connection.url", "jdbc:mariadb://127.0.0.1:" + port + "/mysql");
+        c.put("connection.url", "jdbc:mariadb://127.0.0.1:" + port + "/peer");
         c.put("connection.username", "root");
         c.put("connection.password", "");
         c.put("insert.mode", "upsert");
         c.put("delete.enabled", "true");
         c.put("primary.key.mode", "record_key");
         c.put("schema.evolution", "none");
-        c.put("collection.name.format", "${source.db}.${source.table}");
+        c.put("collection.name.format", "${source.db}_${source.table}");
         c.put("key.converter.schemas.enable", "true");
         c.put("value.converter.schemas.enable", "true");
         return c;
@@ -197,13 +204,19 @@ public final class ConnectPeer {
         }
     }
 
-    static boolean awaitAudit(String url, List<String> schemas, long[] expected, int seconds) throws Exception {
+    /** {@code schema.table} on the Lanes target, {@code peer.schema_table} on Debezium's. */
+    static String table(String schema, String table, boolean flat) {
+        return flat ? "`peer`.`" + schema + "_" + table + "`" : "`" + schema + "`.`" + table + "`";
+    }
+
+    static boolean awaitAudit(String url, List<String> schemas, long[] expected, int seconds, boolean flat)
+            throws Exception {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
             boolean all = true;
             for (int i = 0; i < schemas.size() && all; i++) {
                 try {
-                    all = Tables.count(url, "SELECT COUNT(DISTINCT txn) FROM `" + schemas.get(i) + "`.`audit`") >= expected[i];
+                    all = Tables.count(url, "SELECT COUNT(DISTINCT txn) FROM " + table(schemas.get(i), "audit", flat)) >= expected[i];
                 } catch (java.sql.SQLException down) {
                     all = false;
                 }
@@ -216,10 +229,11 @@ public final class ConnectPeer {
         return false;
     }
 
-    static boolean exact(String sourceUrl, String targetUrl, List<String> schemas) throws Exception {
+    static boolean exact(String sourceUrl, String targetUrl, List<String> schemas, boolean flat) throws Exception {
         for (String s : schemas) {
             for (String table : Workload.TABLES) {
-                if (!Tables.rows(sourceUrl, s, table, '`').equals(Tables.rows(targetUrl, s, table, '`'))) {
+                List<String> got = flat ? Tables.rows(targetUrl, "peer", s + "_" + table, '`') : Tables.rows(targetUrl, s, table, '`');
+                if (!Tables.rows(sourceUrl, s, table, '`').equals(got)) {
                     System.err.println("differs: " + targetUrl.replaceAll("\\?.*", "") + " " + s + "." + table);
                     return false;
                 }
@@ -228,10 +242,11 @@ public final class ConnectPeer {
         return true;
     }
 
-    static long doubled(String url, List<String> schemas) throws Exception {
+    static long doubled(String url, List<String> schemas, boolean flat) throws Exception {
         long n = 0;
         for (String s : schemas) {
-            n += Tables.count(url, "SELECT COUNT(*) FROM (SELECT txn FROM `" + s + "`.`audit` GROUP BY txn HAVING COUNT(*) > 1) d");
+            n += Tables.count(url, "SELECT COUNT(*) FROM (SELECT txn FROM " + table(s, "audit", flat)
+                    + " GROUP BY txn HAVING COUNT(*) > 1) d");
         }
         return n;
     }
