@@ -12,7 +12,7 @@
 # 3. Both targets are compared with the source (every table, every row) and their audit tables checked for doubles.
 # 4. Fault round on the Lanes sink while a third more of the workload streams: connector restart, target sessions
 #    killed, a second Connect worker joining and leaving, the target SIGKILLed and restarted; then compared again.
-# The last line of the output is one JSON object (lanes_tps, debezium_jdbc_tps, transactions, lanes_exact, faults,
+# The last line of the output is one JSON object, also appended to docs/bench/connect-peer.jsonl (lanes_tps, debezium_jdbc_tps, transactions, lanes_exact, faults,
 # lanes_exact_after_faults, ...). The machine is shared: timings are noisy, compare the ratio within one run.
 # Needs mariadbd and mariadb (the test helper MariaDbServer starts them), Java 17, Maven.
 set -euo pipefail
@@ -21,5 +21,15 @@ args=("$@")
 repo=()
 if [ -n "${MAVEN_REPO_LOCAL:-}" ]; then repo=(-Dmaven.repo.local="$MAVEN_REPO_LOCAL"); fi
 mvn -B -ntp -q "${repo[@]}" -DskipTests -pl connect -am install >&2
-exec mvn -B -ntp -q "${repo[@]}" -pl connect exec:java -Dexec.classpathScope=test \
-  -Dexec.mainClass=io.lanes.connect.bench.ConnectPeer -Dexec.args="${args[*]}" -Dexec.cleanupDaemonThreads=false
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+status=0
+mvn -B -ntp -q -Dstyle.color=never "${repo[@]}" -pl connect exec:java -Dexec.classpathScope=test \
+  -Dexec.mainClass=io.lanes.connect.bench.ConnectPeer -Dexec.args="${args[*]}" -Dexec.cleanupDaemonThreads=false \
+  > "$out" || status=$?
+# Everything but the result goes to stderr; the result (one JSON object) is the last line of stdout.
+grep -av '^{' "$out" >&2 || true
+result=$(grep -a '^{' "$out" | tail -1 || true)
+if [ -z "$result" ]; then echo "connect-peer: no result (exit status $status)" >&2; exit 1; fi
+mkdir -p docs/bench && echo "$result" >> docs/bench/connect-peer.jsonl
+echo "$result"

@@ -32,6 +32,8 @@ public class LanesSinkTask extends SinkTask {
     private record Owned(PartitionAssembler assembler, PartitionPipeline pipeline) {
     }
 
+    private static final int OPEN_ATTEMPTS = 15;
+
     private LanesSinkConfig config;
     private PartitionPipeline.Settings settings;
     private final ChangeEventReader reader = new ChangeEventReader();
@@ -52,13 +54,28 @@ public class LanesSinkTask extends SinkTask {
     @Override
     public void open(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {
-            PartitionPipeline pipeline = new PartitionPipeline(tp.toString(), settings);
-            long offset;
-            try {
-                offset = pipeline.open();
-            } catch (Exception e) {
-                pipeline.abort();
-                throw new ConnectException("cannot open " + tp + " on the target: " + e.getMessage(), e);
+            PartitionPipeline pipeline = null;
+            long offset = -1;
+            for (int attempt = 1; pipeline == null; attempt++) {
+                PartitionPipeline p = new PartitionPipeline(tp.toString(), settings);
+                try {
+                    offset = p.open();
+                    pipeline = p;
+                } catch (Exception e) {
+                    p.abort();
+                    // A target that is restarting: wait a little (bounded, open() holds the rebalance) before failing.
+                    if (attempt >= OPEN_ATTEMPTS || !unreachable(e)) {
+                        throw new ConnectException("cannot open " + tp + " on the target: " + e.getMessage(), e);
+                    }
+                    LOG.warn("{}: target unreachable ({}), trying again ({} of {})", tp, e.getMessage(), attempt,
+                            OPEN_ATTEMPTS);
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        throw new ConnectException("interrupted while opening " + tp, ie);
+                    }
+                }
             }
             if (offset >= 0) {
                 context.offset(tp, offset);
@@ -86,6 +103,18 @@ public class LanesSinkTask extends SinkTask {
             o.assembler().accept(reader.read(r));
         }
         balance();
+    }
+
+    /** Whether a failure is the target being unreachable (connection refused or lost), which may pass. */
+    static boolean unreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.net.ConnectException
+                    || (t instanceof java.sql.SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Pauses a partition over its queue budget, resumes it at half. */
