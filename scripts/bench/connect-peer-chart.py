@@ -9,7 +9,7 @@ src = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/bench/connect-peer.jsonl"
 dst = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/bench/connect-peer.svg")
 runs = [json.loads(line) for line in src.read_text().splitlines() if line.strip()]
 top = max(max(r["lanes_tps"], r["debezium_jdbc_tps"]) for r in runs) * 1.15
-w, h, left, bottom = 120 + 170 * len(runs), 360, 70, 300
+w, h, left, bottom = max(640, 120 + 170 * len(runs)), 360, 70, 300
 out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">',
        f'<text x="{left}" y="20" font-size="14">Transactions/s applied from Kafka (same topic, same tasks.max, MariaDB targets)</text>']
 for i in range(5):
@@ -30,7 +30,7 @@ for k, r in enumerate(runs):
         out.append(f'<text x="{x + 27}" y="{bottom + 15}" text-anchor="middle">{name}</text>')
         out.append(f'<text x="{x + 27}" y="{bottom + 30}" text-anchor="middle" fill="{"#080" if exact else "#b00"}">'
                    f'{"exact" if exact else "not exact"}</text>')
-    out.append(f'<text x="{x0 + 60}" y="{bottom + 48}" text-anchor="middle">{r["transactions"]} txns, {r["tasks"]} task(s)'
+    out.append(f'<text x="{x0 + 60}" y="{bottom + 48}" text-anchor="middle">{r["transactions"]} txns, {r["tasks"]} task, {r.get("lanes_workers", "?")} workers'
                f', load {r.get("load_average", "?")}</text>')
 out.append("</svg>")
 dst.write_text("\n".join(out) + "\n")
