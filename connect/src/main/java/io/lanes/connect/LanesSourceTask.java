@@ -110,7 +110,11 @@ public class LanesSourceTask extends SourceTask {
     }
 
     private static StartPosition currentEnd(Connection c) throws SQLException {
-        for (String sql : new String[] {"SHOW BINARY LOG STATUS", "SHOW MASTER STATUS"}) {
+        boolean mariaDb = c.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT).contains("mariadb");
+        // MySQL 8.4 knows only the new name; MariaDB and older MySQL only the old one.
+        String[] statements = mariaDb ? new String[] {"SHOW MASTER STATUS"}
+                : new String[] {"SHOW BINARY LOG STATUS", "SHOW MASTER STATUS"};
+        for (String sql : statements) {
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 if (rs.next()) {
                     return StartPosition.file(rs.getString(1), rs.getLong(2));

@@ -144,4 +144,31 @@ public final class ConnectorConfigs {
         }
         return killed > 0 ? 1 : 0;
     }
+
+    /**
+     * The fault round of the sink tests and the peer runner, while a workload streams: the sink connector restarted,
+     * its target sessions killed, a second Connect worker joining (tasks move) and leaving (with the 500 ms graceful
+     * timeout a task still applying is abandoned: a zombie), the target SIGKILLed and restarted. Returns the faults.
+     */
+    public static int faultRound(org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster connect, String sink,
+            String targetUrl, io.lanes.binlog.testing.MariaDbServer target) throws Exception {
+        int faults = 0;
+        Thread.sleep(1500);
+        connect.restartConnectorAndTasks(sink, false, true, false);
+        faults++;
+        Thread.sleep(1500);
+        faults += killSessions(targetUrl);
+        Thread.sleep(1000);
+        org.apache.kafka.connect.util.clusters.WorkerHandle second = connect.addWorker();
+        faults++;
+        Thread.sleep(4000);
+        connect.removeWorker(second);
+        faults++;
+        Thread.sleep(1500);
+        target.kill();
+        Thread.sleep(1000);
+        target.restart();
+        faults++;
+        return faults;
+    }
 }

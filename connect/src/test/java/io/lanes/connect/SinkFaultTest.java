@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
-import org.apache.kafka.connect.util.clusters.WorkerHandle;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,22 +81,7 @@ class SinkFaultTest {
                     throw new RuntimeException(e);
                 }
             });
-            Thread.sleep(1500);
-            connect.restartConnectorAndTasks(sink, false, true, false);
-            faults++;
-            Thread.sleep(1500);
-            faults += ConnectorConfigs.killSessions(targetUrl);
-            Thread.sleep(1000);
-            WorkerHandle second = connect.addWorker();
-            faults++;
-            Thread.sleep(5000);
-            connect.removeWorker(second);
-            faults++;
-            Thread.sleep(1500);
-            target.kill();
-            Thread.sleep(1000);
-            target.restart();
-            faults++;
+            faults += ConnectorConfigs.faultRound(connect, sink, targetUrl, target);
             long[] perSchema = run.get();
             // A task whose retries ran out while the target was down has failed: restart what failed, as an operator would.
             Thread.sleep(2000);

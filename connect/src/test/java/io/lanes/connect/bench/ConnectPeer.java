@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
-import org.apache.kafka.connect.util.clusters.WorkerHandle;
 
 /**
  * The peer comparison behind {@code scripts/bench/connect-peer.sh}: in one embedded Kafka + Connect cluster, Debezium's
@@ -55,14 +54,7 @@ public final class ConnectPeer {
 
     static Map<String, Object> run(int transactions, int tasks, int workers, long seed) throws Exception {
         Map<String, Object> out = new java.util.LinkedHashMap<>();
-        Map<String, String> workerProps = new HashMap<>();
-        workerProps.put("plugin.discovery", "service_load");
-        workerProps.put("offset.flush.interval.ms", "1000");
-        workerProps.put("task.shutdown.graceful.timeout.ms", "500");
-        workerProps.put("scheduled.rebalance.max.delay.ms", "2000");
-        workerProps.put("consumer.isolation.level", "read_committed");
-        workerProps.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-        workerProps.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        Map<String, String> workerProps = io.lanes.connect.testing.SharedConnect.workerProps();
         EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder().name("lanes-peer").numWorkers(1)
                 .numBrokers(1).workerProps(workerProps).maskExitProcedures(true).build();
         connect.start();
@@ -128,23 +120,7 @@ public final class ConnectPeer {
                     throw new RuntimeException(e);
                 }
             });
-            int faults = 0;
-            Thread.sleep(1000);
-            connect.restartConnectorAndTasks("lanes-sink", false, true, false);
-            faults++;
-            Thread.sleep(1500);
-            faults += ConnectorConfigs.killSessions(lanesUrl);
-            Thread.sleep(1000);
-            WorkerHandle second = connect.addWorker();
-            faults++;
-            Thread.sleep(4000);
-            connect.removeWorker(second);
-            faults++;
-            Thread.sleep(1000);
-            lanesTarget.kill();
-            Thread.sleep(500);
-            lanesTarget.restart();
-            faults++;
+            int faults = ConnectorConfigs.faultRound(connect, "lanes-sink", lanesUrl, lanesTarget);
             long[] after = run.get();
             Thread.sleep(2000);
             connect.restartConnectorAndTasks("lanes-sink", true, true, false);

@@ -24,29 +24,35 @@ public final class SharedConnect implements BeforeAllCallback {
         cluster();
     }
 
+    /** The Connect worker settings of the tests and the peer runner. */
+    public static Map<String, String> workerProps() {
+        Map<String, String> worker = new HashMap<>();
+        worker.put("offset.flush.interval.ms", "1000");
+        // Every plugin here has ServiceLoader manifests; scanning the whole test classpath instead takes ~50 s.
+        worker.put("plugin.discovery", "service_load");
+        worker.put("exactly.once.source.support", "enabled");
+        worker.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+        worker.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+        worker.put("key.converter.schemas.enable", "true");
+        worker.put("value.converter.schemas.enable", "true");
+        // Connect's default of 5 minutes of scheduled rebalance delay suits production; a test's worker leaving should
+        // hand its tasks over within seconds.
+        worker.put("scheduled.rebalance.max.delay.ms", "2000");
+        // A stopping worker abandons a task that has not stopped within this time: the fault tests rely on it to
+        // leave a task applying while its partitions move (a zombie the owner epoch must fence).
+        worker.put("task.shutdown.graceful.timeout.ms", "500");
+        // Exactly-once sources commit a Kafka transaction per binlog transaction; the next one's first send meets
+        // CONCURRENT_TRANSACTIONS until the markers are written, and waits retry.backoff.ms (100 ms) each time.
+        worker.put("producer.retry.backoff.ms", "10");
+        // Sinks read only committed records: an exactly-once source's aborted transactions must stay unseen.
+        worker.put("consumer.isolation.level", "read_committed");
+        return worker;
+    }
+
     /** The shared cluster, started on first use. */
     public static synchronized EmbeddedConnectCluster cluster() {
         if (cluster == null) {
-            Map<String, String> worker = new HashMap<>();
-            worker.put("offset.flush.interval.ms", "1000");
-            // Every plugin here has ServiceLoader manifests; scanning the whole test classpath instead takes ~50 s.
-            worker.put("plugin.discovery", "service_load");
-            worker.put("exactly.once.source.support", "enabled");
-            worker.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-            worker.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-            worker.put("key.converter.schemas.enable", "true");
-            worker.put("value.converter.schemas.enable", "true");
-            // Connect's default of 8 tasks per rebalance wait and 5 minutes of scheduled rebalance delay suit production;
-            // a test's worker leaving should hand its tasks over within seconds.
-            worker.put("scheduled.rebalance.max.delay.ms", "2000");
-            // A stopping worker abandons a task that has not stopped within this time: the fault tests rely on it to
-            // leave a task applying while its partitions move (a zombie the owner epoch must fence).
-            worker.put("task.shutdown.graceful.timeout.ms", "500");
-            // Exactly-once sources commit a Kafka transaction per binlog transaction; the next one's first send meets
-            // CONCURRENT_TRANSACTIONS until the markers are written, and waits retry.backoff.ms (100 ms) each time.
-            worker.put("producer.retry.backoff.ms", "10");
-            // Sinks read only committed records: an exactly-once source's aborted transactions must stay unseen.
-            worker.put("consumer.isolation.level", "read_committed");
+            Map<String, String> worker = workerProps();
             Properties broker = new Properties();
             broker.put("transaction.state.log.replication.factor", "1");
             broker.put("transaction.state.log.min.isr", "1");
