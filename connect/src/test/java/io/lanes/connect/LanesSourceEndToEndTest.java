@@ -23,8 +23,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Lanes' source -> Kafka -> Lanes' sink: the {@link LanesSourceConnector} follows a MariaDB the test starts, with
- * exactly-once source support (each binlog transaction one Kafka transaction), two partitions by schema, and a
- * mid-stream ALTER TABLE; the {@link LanesSinkConnector} applies it into PostgreSQL. The target equals the source, and
+ * exactly-once source support (each binlog transaction one Kafka transaction), two partitions by schema, a restart of
+ * the source task (it resumes from its offsets) and a mid-stream ALTER TABLE; the {@link LanesSinkConnector} applies it into PostgreSQL. The target equals the source, and
  * a read_committed consumer sees every record with its Lanes headers, each transaction's records together in one
  * partition.
  */
@@ -88,6 +88,10 @@ class LanesSourceEndToEndTest {
             for (int i = 0; i < schemas.size(); i++) {
                 ConnectorConfigs.awaitCount(pgUrl, "SELECT COUNT(*) FROM \"" + schemas.get(i) + "\".\"audit\"", first[i], 90);
             }
+            // The source task restarts: it resumes from Connect's source offsets (file and position after the last
+            // transaction committed to Kafka), losing and repeating nothing.
+            connect.restartConnectorAndTasks(names.get(0), false, true, false);
+            ConnectorConfigs.awaitRunning(connect, names.get(0));
             // A schema change mid-stream: a barrier on its partition, applied by the target's DDL handler.
             Tables.execute(source.jdbcUrl(schemas.get(0)), List.of("ALTER TABLE `items` ADD COLUMN `extra` INT NULL",
                     "UPDATE `items` SET `extra` = `id` * 2 WHERE `id` % 3 = 0"));
