@@ -51,12 +51,33 @@ public final class JdbcCheckpointTable {
     private final TargetTable layout;
     private final RowSql upsert;
     private final ValueBinder binder;
+    private final WriteGuard guard;
+
+    /**
+     * Runs in the transaction that is about to hold a checkpoint row, just before the row is written: an exception fails
+     * the write, and so the commit of the data with it. It lets a deployment where two processes may believe they own
+     * a pipeline (a Kafka Connect task that lost its partitions but still runs) make every checkpoint write conditional
+     * on still owning it (the Kafka Connect sink's owner epoch). Called by the writing thread; must be thread-safe.
+     */
+    @FunctionalInterface
+    public interface WriteGuard {
+        /**
+         * @param connection the connection whose open transaction holds the checkpoint row and the data it covers
+         * @param row the row about to be written
+         */
+        void check(Connection connection, CheckpointRow row) throws SQLException;
+    }
 
     public JdbcCheckpointTable(Dialect dialect) {
         this(dialect, DEFAULT_SCHEMA, DEFAULT_TABLE);
     }
 
     public JdbcCheckpointTable(Dialect dialect, String schema, String table) {
+        this(dialect, schema, table, null);
+    }
+
+    private JdbcCheckpointTable(Dialect dialect, String schema, String table, WriteGuard guard) {
+        this.guard = guard;
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.schema = Objects.requireNonNull(schema, "schema");
         this.table = Objects.requireNonNull(table, "table");
@@ -73,6 +94,11 @@ public final class JdbcCheckpointTable {
                 List.of("pipeline", "worker_id"), List.of());
         upsert = dialect.upsert(layout);
         binder = new ValueBinder(dialect);
+    }
+
+    /** The same table, with every write first passing {@code guard} in the writing transaction (see {@link WriteGuard}). */
+    public JdbcCheckpointTable withWriteGuard(WriteGuard guard) {
+        return new JdbcCheckpointTable(dialect, schema, table, Objects.requireNonNull(guard, "guard"));
     }
 
     public String schema() {
@@ -126,6 +152,9 @@ public final class JdbcCheckpointTable {
      * hold it (an applier keeps one per connection: a commit then costs no parse).
      */
     public void write(PreparedStatement upsertStatement, CheckpointRow row) throws SQLException {
+        if (guard != null) {
+            guard.check(upsertStatement.getConnection(), row);
+        }
         Object[] values = {row.pipeline(), row.workerId(), row.lwmPosition(), row.gtidState(), row.bitmap(), row.seqno(),
                 row.updatedAt()};
         for (int i = 0; i < values.length; i++) {

@@ -111,6 +111,7 @@ public final class StatCommand implements Callable<Integer> {
         final List<Long> rows = new ArrayList<>();
         final Map<String, CriticalPath> paths = new LinkedHashMap<>();
         final TreeSet<String> tablesWithoutKeys = new TreeSet<>();
+        final SchemaGroupFinder schemaGroups = new SchemaGroupFinder();
         long barriers;
 
         Stats(List<Path> files) {
@@ -133,6 +134,7 @@ public final class StatCommand implements Callable<Integer> {
             m.put("barriers", barriers);
             m.put("schemas", new ArrayList<>(schemas));
             m.put("tables", new ArrayList<>(tables));
+            m.put("schema_groups", schemaGroups.groups());
             m.put("transaction_bytes", distribution(bytes));
             m.put("transaction_rows", distribution(rows));
             Map<String, Object> par = new LinkedHashMap<>();
@@ -161,6 +163,8 @@ public final class StatCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "transactions: %,d (%,d barriers: DDL and other statements)%n", transactions, barriers);
             out.printf(Locale.ROOT, "schemas: %d %s%n", schemas.size(), schemas);
             out.printf(Locale.ROOT, "tables: %d %s%n", tables.size(), tables);
+            out.printf(Locale.ROOT, "schema groups (written by the same transactions): %s%s%n", schemaGroups.groups(),
+                    schemaGroups.asOption().isEmpty() ? "" : "; Kafka Connect groups option: " + schemaGroups.asOption());
             printDistribution(out, "transaction bytes", bytes);
             printDistribution(out, "transaction rows", rows);
             out.println("parallelism each scheduler could reach (unit cost, unlimited workers):");
@@ -262,6 +266,7 @@ public final class StatCommand implements Callable<Integer> {
             Map<String, Long> lastBySchema, Map<Long, Long> lastByKey, LogicalClocks clocks) {
         st.transactions++;
         st.schemas.addAll(t.schemas());
+        st.schemaGroups.add(t.schemas());
         for (TableMapEvent m : t.tableMaps()) {
             st.tables.add(m.schema() + "." + m.table());
             shapes.learnFromTableMap(m);

@@ -1,0 +1,126 @@
+package io.lanes.connect;
+
+import io.lanes.applier.LanesConfig;
+import io.lanes.applier.SchemaMapping;
+import io.lanes.connect.internal.PartitionAssembler;
+import io.lanes.core.CommitOrder;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * The {@link LanesSinkConnector}'s options (besides Connect's own: {@code topics}, {@code tasks.max}, converters ...).
+ * docs/kafka-connect.md's reference table is generated from {@link #CONFIG_DEF} and checked by a test. Immutable.
+ */
+public final class LanesSinkConfig extends AbstractConfig {
+    public static final String TARGET_URL = "lanes.target.url";
+    public static final String TARGET_USER = "lanes.target.user";
+    public static final String TARGET_PASSWORD = "lanes.target.password";
+    public static final String WORKERS = "lanes.workers";
+    public static final String COMMIT_ORDER = "lanes.commit.order";
+    public static final String SCHEMA_MAP = "lanes.schema.map";
+    public static final String CHECKPOINT_SCHEMA = "lanes.checkpoint.schema";
+    public static final String TRANSACTION_END = "lanes.transaction.end";
+    public static final String SNAPSHOT_CHUNK_ROWS = "lanes.snapshot.chunk.rows";
+    public static final String BUFFER_TRANSACTIONS = "lanes.buffer.transactions";
+    public static final String BUFFER_BYTES = "lanes.buffer.bytes";
+    public static final String SKIP_DUPLICATES = "lanes.skip.duplicates";
+
+    public static final ConfigDef CONFIG_DEF = new ConfigDef()
+            .define(TARGET_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
+                    "JDBC URL of the target: jdbc:postgresql:..., jdbc:mariadb:... / jdbc:mysql:..., or jdbc:h2:...")
+            .define(TARGET_USER, Type.STRING, "", Importance.HIGH, "Target user (empty: the URL's or the driver's default).")
+            .define(TARGET_PASSWORD, Type.PASSWORD, "", Importance.HIGH,
+                    "Target password; Connect masks it in its REST API and logs, and Lanes never logs it.")
+            .define(WORKERS, Type.INT, 4, ConfigDef.Range.between(1, 256), Importance.HIGH,
+                    "Lanes workers (target connections) per topic-partition: each partition has its own engine whose"
+                            + " writeset scheduler applies independent transactions of the partition in parallel.")
+            .define(COMMIT_ORDER, Type.STRING, "partition", ConfigDef.ValidString.in("strict", "partition", "none"),
+                    Importance.MEDIUM, "Commit order within a partition's engine: strict (source order: readers never see a"
+                            + " state the source never had), partition (each schema's commits in source order), none.")
+            .define(SCHEMA_MAP, Type.LIST, "", Importance.MEDIUM,
+                    "Source schema renames, as source:target pairs (e.g. inventory:inventory_copy); other schemas keep"
+                            + " their names.")
+            .define(CHECKPOINT_SCHEMA, Type.STRING, "lanes", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+                    "Target schema of the checkpoint table (lanes_checkpoint: Kafka offset and source position per"
+                            + " partition and worker, written with the data) and the owner table (lanes_connect_owner).")
+            .define(TRANSACTION_END, Type.STRING, "marker", ConfigDef.ValidString.in("marker", "next"), Importance.MEDIUM,
+                    "What completes a Debezium transaction: marker (its END record from the transaction topic, routed into"
+                            + " the same partition by io.lanes.connect.SchemaGroupRouter; the event count is checked) or"
+                            + " next (the next transaction's first event: a lost tail cannot be detected). Lanes-format"
+                            + " records carry their own count and ignore this.")
+            .define(SNAPSHOT_CHUNK_ROWS, Type.INT, 1000, ConfigDef.Range.between(1, 1_000_000), Importance.LOW,
+                    "Snapshot reads (no transaction) are applied in chunks of at most this many rows.")
+            .define(BUFFER_TRANSACTIONS, Type.INT, 20_000, ConfigDef.Range.between(1, 10_000_000), Importance.LOW,
+                    "Complete transactions queued per partition before put() pauses the partition (resumed at half).")
+            .define(BUFFER_BYTES, Type.LONG, 64L << 20, ConfigDef.Range.atLeast(1 << 16), Importance.LOW,
+                    "Estimated bytes queued per partition before put() pauses the partition (resumed at half).")
+            .define(SKIP_DUPLICATES, Type.BOOLEAN, true, Importance.LOW,
+                    "Skip (and count) a transaction whose source position is at or below the highest one already taken in"
+                            + " its partition: what an at-least-once source sends again after a restart.");
+
+    public LanesSinkConfig(Map<String, String> props) {
+        super(CONFIG_DEF, props);
+    }
+
+    public String targetUrl() {
+        return getString(TARGET_URL);
+    }
+
+    public String targetUser() {
+        return getString(TARGET_USER);
+    }
+
+    public Password targetPassword() {
+        return getPassword(TARGET_PASSWORD);
+    }
+
+    public int workers() {
+        return getInt(WORKERS);
+    }
+
+    public CommitOrder commitOrder() {
+        return LanesConfig.parseCommitOrder(getString(COMMIT_ORDER));
+    }
+
+    public String checkpointSchema() {
+        return getString(CHECKPOINT_SCHEMA);
+    }
+
+    public PartitionAssembler.End transactionEnd() {
+        return PartitionAssembler.End.valueOf(getString(TRANSACTION_END).toUpperCase(Locale.ROOT));
+    }
+
+    public int snapshotChunkRows() {
+        return getInt(SNAPSHOT_CHUNK_ROWS);
+    }
+
+    public int bufferTransactions() {
+        return getInt(BUFFER_TRANSACTIONS);
+    }
+
+    public long bufferBytes() {
+        return getLong(BUFFER_BYTES);
+    }
+
+    public boolean skipDuplicates() {
+        return getBoolean(SKIP_DUPLICATES);
+    }
+
+    /** The schema renames as a mapping. @throws org.apache.kafka.common.config.ConfigException when malformed */
+    public SchemaMapping mapping() {
+        SchemaMapping.Builder b = SchemaMapping.builder();
+        for (String pair : getList(SCHEMA_MAP)) {
+            int colon = pair.indexOf(':');
+            if (colon <= 0 || colon == pair.length() - 1) {
+                throw new org.apache.kafka.common.config.ConfigException(SCHEMA_MAP, pair, "expected source:target");
+            }
+            b.rename(pair.substring(0, colon).trim(), pair.substring(colon + 1).trim());
+        }
+        return b.build();
+    }
+}

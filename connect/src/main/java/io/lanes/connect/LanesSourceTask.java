@@ -1,0 +1,205 @@
+package io.lanes.connect;
+
+import io.lanes.applier.BinlogBridge;
+import io.lanes.applier.SchemaMapping;
+import io.lanes.applier.SourcePosition;
+import io.lanes.applier.SourceTransaction;
+import io.lanes.applier.jdbc.CatalogTableMetadata;
+import io.lanes.applier.jdbc.ConnectionFactory;
+import io.lanes.applier.jdbc.Dialect;
+import io.lanes.applier.jdbc.TargetCatalog;
+import io.lanes.binlog.BinlogEvent;
+import io.lanes.binlog.BinlogEventDecoder;
+import io.lanes.binlog.BinlogReaderOptions;
+import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.MariaGtidListEvent;
+import io.lanes.binlog.PreviousGtidsEvent;
+import io.lanes.binlog.TransactionAssembler;
+import io.lanes.binlog.replication.ReplicationClient;
+import io.lanes.binlog.replication.ReplicationEvent;
+import io.lanes.binlog.replication.StartPosition;
+import io.lanes.connect.internal.SourceRecords;
+import io.lanes.core.Transaction;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.SourceTask;
+import org.apache.kafka.connect.source.TransactionContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows one MySQL/MariaDB server with Lanes' {@link ReplicationClient} and emits one Debezium-compatible record per
+ * row change (and one per statement), with {@link LanesHeaders}. The Connect source glue to the binlog APIs: it will move
+ * behind the Source interface of the pipeline redesign (#20).
+ *
+ * <p>Offsets: every record of a transaction but the last carries the position before the transaction, the last one the
+ * position after it, so that Connect never commits a position past records it has not written: after a crash the whole
+ * transaction is sent again from its start (at least once), or, with exactly-once source support
+ * ({@code transaction.boundary=connector}), each binlog transaction is one Kafka transaction committed atomically with
+ * its offset.
+ *
+ * <p>Threads: Connect calls {@link #poll} on the task's thread; the client's network threads fill its buffer.
+ */
+public class LanesSourceTask extends SourceTask {
+    private static final Logger LOG = LoggerFactory.getLogger(LanesSourceTask.class);
+    private static final int MAX_RECORDS_PER_POLL = 2000;
+
+    private LanesSourceConfig config;
+    private ReplicationClient client;
+    private BinlogEventDecoder decoder;
+    private final TransactionAssembler assembler = new TransactionAssembler();
+    private BinlogBridge bridge;
+    private TargetCatalog sourceCatalog;
+    private SourceRecords records;
+    private ConnectionFactory catalogConnections;
+    private Connection catalog;
+    private String lastPosition;
+    private long sequence;
+
+    @Override
+    public String version() {
+        return LanesSinkConnector.VERSION;
+    }
+
+    @Override
+    public void start(Map<String, String> props) {
+        config = new LanesSourceConfig(props);
+        Map<String, String> partition = LanesSourceConnector.sourcePartition(config);
+        Map<String, Object> offset = context.offsetStorageReader().offset(partition);
+        Properties p = new Properties();
+        p.setProperty("user", config.user());
+        if (!config.password().value().isEmpty()) {
+            p.setProperty("password", config.password().value());
+        }
+        catalogConnections = ConnectionFactory.of("jdbc:mariadb://" + config.host() + ":" + config.port() + "/", p);
+        StartPosition start;
+        try {
+            catalog = catalogConnections.open();
+            if (offset != null && offset.get("position") != null) {
+                lastPosition = offset.get("position").toString();
+                SourcePosition at = SourcePosition.parse(lastPosition);
+                start = StartPosition.file(at.file(), at.offset());
+                sequence = ((Number) offset.getOrDefault("seq", 0L)).longValue();
+            } else if (!config.start().isEmpty()) {
+                start = StartPosition.parse(config.start());
+            } else {
+                start = currentEnd(catalog);
+            }
+        } catch (SQLException e) {
+            throw new ConnectException("cannot read the source's catalog at " + config.host() + ":" + config.port() + ": "
+                    + e.getMessage(), e);
+        }
+        sourceCatalog = new TargetCatalog(Dialect.mysql());
+        bridge = new BinlogBridge(SchemaMapping.identity(), new CatalogTableMetadata(catalogConnections, sourceCatalog));
+        bridge.startingAt(start);
+        records = new SourceRecords(config, partition);
+        client = ReplicationClient.builder().host(config.host()).port(config.port()).user(config.user())
+                .password(config.password().value().toCharArray()).serverId(config.serverId()).startPosition(start).build();
+        client.start();
+        decoder = client.newDecoderForDelivered(BinlogReaderOptions.defaults());
+        LOG.info("following {}:{} from {} (transaction sequence {})", config.host(), config.port(), start, sequence);
+    }
+
+    private static StartPosition currentEnd(Connection c) throws SQLException {
+        boolean mariaDb = c.getMetaData().getDatabaseProductVersion().toLowerCase(java.util.Locale.ROOT).contains("mariadb");
+        // MySQL 8.4 knows only the new name; MariaDB and older MySQL only the old one.
+        String[] statements = mariaDb ? new String[] {"SHOW MASTER STATUS"}
+                : new String[] {"SHOW BINARY LOG STATUS", "SHOW MASTER STATUS"};
+        for (String sql : statements) {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                if (rs.next()) {
+                    return StartPosition.file(rs.getString(1), rs.getLong(2));
+                }
+                throw new SQLException("the source has no binary log (" + sql + " is empty): start it with log_bin");
+            } catch (java.sql.SQLSyntaxErrorException olderOrNewerServer) {
+                // MySQL 8.4 renamed the statement; MariaDB and older MySQL know only the old name
+            }
+        }
+        throw new SQLException("neither SHOW BINARY LOG STATUS nor SHOW MASTER STATUS is understood by the source");
+    }
+
+    @Override
+    public List<SourceRecord> poll() throws InterruptedException {
+        List<SourceRecord> out = new ArrayList<>();
+        long deadline = System.nanoTime() + 200_000_000L;
+        while (out.size() < MAX_RECORDS_PER_POLL) {
+            long left = deadline - System.nanoTime();
+            ReplicationEvent raw = client.poll(Duration.ofNanos(Math.max(0, left)));
+            if (raw == null) {
+                if (assembler.insideTransaction() && System.nanoTime() - deadline < 5_000_000_000L) {
+                    continue; // a transaction is being read: finish it
+                }
+                break;
+            }
+            BinlogEvent event = decoder.decodeRetainingIfAccepted(raw.bytes(), raw.position());
+            if (event instanceof PreviousGtidsEvent g) {
+                bridge.previousGtids(g);
+            } else if (event instanceof MariaGtidListEvent l) {
+                bridge.mariaGtidList(l);
+            }
+            if (event == null) {
+                continue;
+            }
+            assembler.accept(event, raw.binlogFile());
+            for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
+                emit(t, out);
+            }
+        }
+        return out.isEmpty() ? null : out;
+    }
+
+    private void emit(BinlogTransaction t, List<SourceRecord> out) {
+        Transaction<SourceTransaction> txn;
+        try {
+            txn = bridge.convert(t);
+        } catch (Exception e) {
+            throw new ConnectException("cannot convert the transaction at " + t + ": " + e.getMessage(), e);
+        }
+        SourceTransaction payload = txn.payload();
+        String before = lastPosition;
+        int from = out.size();
+        try {
+            records.add(txn, ++sequence, before, catalog, out);
+        } catch (SQLException e) {
+            throw new ConnectException("cannot read the source's catalog for " + payload.position() + ": " + e.getMessage(), e);
+        }
+        lastPosition = payload.position();
+        if (txn.isBarrier() && out.size() > from) {
+            // The source has run the DDL: later row events have the shape its catalog now shows.
+            records.invalidate();
+            sourceCatalog.invalidateAll();
+            bridge.metadata().invalidate();
+        }
+        if (out.size() == from) {
+            sequence--; // nothing of it is emitted (a table outside the schemas, an empty transaction)
+            return;
+        }
+        TransactionContext tx = context.transactionContext();
+        if (tx != null) {
+            tx.commitTransaction(out.get(out.size() - 1));
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (client != null) {
+            client.close();
+        }
+        try {
+            if (catalog != null) {
+                catalog.close();
+            }
+        } catch (SQLException ignored) {
+            // closing only
+        }
+    }
+}

@@ -1,0 +1,313 @@
+package io.lanes.connect.internal;
+
+import io.lanes.applier.Change;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.connect.errors.DataException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reassembles the change events of one topic-partition, in offset order, into whole transactions; an incomplete
+ * transaction is never handed on. Which records end a transaction:
+ * <ul>
+ *   <li>Lanes-format records: the record whose index equals the transaction's event count.</li>
+ *   <li>Debezium records with transaction metadata, {@link End#MARKER} (the default): the transaction topic's END record,
+ *       routed into the same partition (see {@code io.lanes.connect.SchemaGroupRouter}); the events seen must be exactly
+ *       {@code total_order} 1..{@code event_count}. Events of another transaction before the END are an error: the
+ *       stream interleaves transactions or lost the END.</li>
+ *   <li>{@link End#NEXT}: the first record of the next transaction (or an END, when there is one); the events seen must
+ *       be {@code total_order} 1..n without a gap. A transaction's tail written to another partition cannot be detected
+ *       in this mode (documented), and the partition's last transaction waits for the next one.</li>
+ *   <li>Snapshot reads (no transaction): chunks of at most {@code snapshotChunk} rows, ended early by the snapshot's
+ *       last record or the first record that is not a snapshot read. Chunk boundaries depend only on the records, so
+ *       re-reading from a chunk's end forms the same chunks again.</li>
+ *   <li>Schema changes: alone.</li>
+ * </ul>
+ * A repeated event of the open transaction (same {@code total_order}, as a restarted at-least-once source sends) is
+ * dropped. A source that restarts also sends again transactions already handed on (or their tail: Debezium resumes
+ * inside a transaction): an event of another transaction whose source position is at or below the highest one handed
+ * on is such a repeat; it is dropped with its END, and the open transaction, cut by the restart, is discarded (the
+ * source sends it again). The assembled transaction's source position is its highest event's. Errors are {@link DataException}s naming the partition and offset; nothing of the transaction is handed on.
+ *
+ * <p>Not thread-safe: one task thread feeds it.
+ */
+public final class PartitionAssembler {
+    /** What ends a Debezium transaction (see the class comment). */
+    public enum End { MARKER, NEXT }
+
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionAssembler.class);
+
+    private final String partition;
+    private final End end;
+    private final int snapshotChunk;
+    private final Consumer<AssembledTransaction> out;
+
+    private String openId;
+    /** The open transaction's events by their binlog identity ({@link ChangeEvent#identity()}). */
+    private final Map<String, ChangeEvent> open = new HashMap<>();
+    private long openFirstOffset = -1;
+    private long openLastOffset = -1;
+    private long openLanesCount;
+    private final List<ChangeEvent> snapshotRows = new ArrayList<>();
+    private String lastCompletedId;
+    /** The highest source position of any event handed on (or of the checkpoint's transaction at a restart). */
+    private SourceOrder highest;
+    /** A transaction id whose repeated events (a restarted source) are being dropped. */
+    private String droppingId;
+
+    public PartitionAssembler(String partition, End end, int snapshotChunk, Consumer<AssembledTransaction> out) {
+        this(partition, end, snapshotChunk, SourceOrder.NONE, out);
+    }
+
+    /**
+     * @param taken the source position of the last transaction applied before the records fed here (from the
+     *     checkpoint), so that a source's repeats of it are recognised
+     */
+    public PartitionAssembler(String partition, End end, int snapshotChunk, SourceOrder taken,
+            Consumer<AssembledTransaction> out) {
+        this.highest = taken;
+        this.partition = partition;
+        this.end = end;
+        this.snapshotChunk = snapshotChunk;
+        this.out = out;
+    }
+
+    /** Takes the next record's event; completed transactions go to the consumer, in order, before this returns. */
+    public void accept(ChangeEvent e) {
+        switch (e.kind()) {
+            case TOMBSTONE, BEGIN -> {
+                // Tombstones serve log compaction; BEGIN carries nothing that the events and END do not.
+            }
+            case END -> end(e);
+            case DDL -> {
+                if (e.lanes() != null) {
+                    lanesEvent(e);
+                    return;
+                }
+                closeSnapshotChunk();
+                closeBeforeAnother(e);
+                emit(new AssembledTransaction(e.transactionId(), List.of(e.change()), e.offset(), e.offset() + 1, e.source(),
+                        false, true, e.sizeBytes(), null));
+            }
+            case ROW -> row(e);
+            default -> throw new IllegalStateException(e.kind().toString());
+        }
+    }
+
+    /**
+     * The open transaction's events in source order: by binlog position and row when every event has them (what the
+     * source logged, whatever numbering it gave), else by {@code total_order}.
+     */
+    private List<ChangeEvent> sortedOpen() {
+        List<ChangeEvent> events = new ArrayList<>(open.values());
+        boolean positioned = events.stream().allMatch(ev -> ev.source().isKnown() && ev.row() >= 0);
+        events.sort(positioned ? Comparator.comparing(ChangeEvent::source).thenComparingInt(ChangeEvent::row)
+                .thenComparingLong(ChangeEvent::order) : Comparator.comparingLong(ChangeEvent::order));
+        return events;
+    }
+
+    /** A change event of a transaction already handed on: its source position is at or below the highest handed on. */
+    private boolean isRepeat(ChangeEvent e) {
+        return e.source().isKnown() && highest.isKnown() && e.source().compareTo(highest) <= 0;
+    }
+
+    /** Whether records of an incomplete transaction or snapshot chunk are held. */
+    public boolean holdsIncomplete() {
+        return openId != null || !snapshotRows.isEmpty();
+    }
+
+    private void row(ChangeEvent e) {
+        if (e.lanes() != null) {
+            lanesEvent(e);
+            return;
+        }
+        if (e.snapshot() && e.transactionId() == null) {
+            closeBeforeAnother(e);
+            snapshotRows.add(e);
+            if (e.lastInSnapshot() || snapshotRows.size() >= snapshotChunk) {
+                closeSnapshotChunk();
+            }
+            return;
+        }
+        closeSnapshotChunk();
+        if (e.transactionId() == null) {
+            throw error(e, "a change event without transaction metadata: configure the Debezium source with"
+                    + " provide.transaction.metadata=true (Lanes applies whole transactions only)");
+        }
+        if (!e.transactionId().equals(openId) && isRepeat(e)) {
+            // The source restarted and sends a transaction again that was handed on already (its events are at or below
+            // the highest position handed on): what is open was cut by that restart and will be sent again.
+            if (openId != null) {
+                LOG.info("{}@{}: the source sends transaction {} again (at {}, not above {}): dropping it and the {} events"
+                        + " of the open transaction {}, which the source will send again", partition, e.offset(),
+                        e.transactionId(), e.source(), highest, open.size(), openId);
+                open.clear();
+                openId = null;
+            }
+            droppingId = e.transactionId();
+            return;
+        }
+        if (openId != null && !openId.equals(e.transactionId())) {
+            if (end == End.MARKER) {
+                throw error(e, "transaction " + e.transactionId() + " starts before the END of transaction " + openId
+                        + " (events since offset " + openFirstOffset + "): the partition interleaves transactions or lacks"
+                        + " the transaction topic's END records (route them with SchemaGroupRouter, or set"
+                        + " lanes.transaction.end=next)");
+            }
+            completeOpen(0, e.offset());
+        }
+        if (openId == null) {
+            if (e.transactionId().equals(lastCompletedId)) {
+                return; // a late repeat of a transaction already handed on (restarted source)
+            }
+            openId = e.transactionId();
+            openFirstOffset = e.offset();
+        }
+        if (e.order() <= 0) {
+            throw error(e, "transaction " + e.transactionId() + ": event without total_order");
+        }
+        ChangeEvent known = open.putIfAbsent(e.identity(), e);
+        if (known != null && !known.change().equals(e.change())) {
+            throw error(e, "transaction " + e.transactionId() + " has two different events at " + e.identity()
+                    + " (offsets " + known.offset() + " and " + e.offset() + ")");
+        }
+        openLastOffset = e.offset();
+    }
+
+    private void end(ChangeEvent e) {
+        closeSnapshotChunk();
+        if (openId == null) {
+            if (e.transactionId().equals(lastCompletedId) || e.transactionId().equals(droppingId) || e.eventCount() == 0) {
+                return;
+            }
+            throw error(e, "END of transaction " + e.transactionId() + " (" + e.eventCount() + " events) but none of its"
+                    + " events is in this partition before it");
+        }
+        if (!openId.equals(e.transactionId())) {
+            if (e.transactionId().equals(droppingId) || e.transactionId().equals(lastCompletedId)) {
+                return; // the END of a repeat
+            }
+            throw error(e, "END of transaction " + e.transactionId() + " while transaction " + openId + " is open");
+        }
+        openLastOffset = e.offset();
+        completeOpen(e.eventCount(), e.offset() + 1);
+    }
+
+    private void lanesEvent(ChangeEvent e) {
+        closeSnapshotChunk();
+        if (openId != null && e.order() == 1) {
+            ChangeEvent first = sortedOpen().get(0);
+            if (first.source().equals(e.source())) {
+                open.clear(); // the source restarted and sends the same transaction again, from its start
+                openId = null;
+            } else {
+                throw error(e, "transaction " + e.transactionId() + " starts while transaction " + openId + " has "
+                        + open.size() + " of its " + openLanesCount + " events");
+            }
+        }
+        if (openId == null) {
+            if (e.order() != 1) {
+                throw error(e, "Lanes-format record " + e.order() + " of " + e.eventCount() + " of transaction "
+                        + e.transactionId() + " without its first record (offsets may have been altered to the middle of a"
+                        + " transaction)");
+            }
+            openId = e.transactionId();
+            openFirstOffset = e.offset();
+            openLanesCount = e.eventCount();
+        } else if (!openId.equals(e.transactionId()) || e.order() != open.size() + 1) {
+            throw error(e, "Lanes-format record " + e.order() + " of transaction " + e.transactionId() + " where record "
+                    + (open.size() + 1) + " of transaction " + openId + " was due");
+        }
+        open.put("#" + e.order(), e);
+        openLastOffset = e.offset();
+        if (e.order() == e.eventCount()) {
+            completeOpen(e.eventCount(), e.offset() + 1);
+        }
+    }
+
+    /** A schema change or snapshot read arrives: a Debezium transaction still open ends here (NEXT) or is an error. */
+    private void closeBeforeAnother(ChangeEvent e) {
+        if (openId == null) {
+            return;
+        }
+        if (end == End.MARKER || sortedOpen().get(0).lanes() != null) {
+            throw error(e, "a " + (e.kind() == ChangeEvent.Kind.DDL ? "schema change" : "snapshot read") + " inside"
+                    + " transaction " + openId + " (events since offset " + openFirstOffset + ", no END yet)");
+        }
+        completeOpen(0, e.offset());
+    }
+
+    /**
+     * Hands the open transaction on after checking it is whole: {@code total_order} 1..n without a gap, and n equal to
+     * {@code expected} when known.
+     */
+    private void completeOpen(long expected, long nextOffset) {
+        List<ChangeEvent> events = sortedOpen();
+        long n = events.size();
+        long first = events.stream().mapToLong(ChangeEvent::order).min().orElse(0);
+        long last = events.stream().mapToLong(ChangeEvent::order).max().orElse(0);
+        long distinctOrders = events.stream().mapToLong(ChangeEvent::order).distinct().count();
+        // With an END the count decides (events are identified by their binlog position, whatever their numbering);
+        // without one, the numbering must run 1..n without a gap.
+        boolean whole = expected > 0 ? n == expected : first == 1 && last == n && distinctOrders == n;
+        if (!whole) {
+            throw new DataException("transaction " + openId + " in " + partition + " (offsets " + openFirstOffset + " to "
+                    + openLastOffset + ") is incomplete: it has " + n + " events with total_order " + first
+                    + ".." + last + (expected > 0 ? " but its END says " + expected : "") + "; a transaction split across"
+                    + " partitions cannot be applied whole (route every table a transaction writes to one partition)");
+        }
+        List<Change> changes = new ArrayList<>(events.size());
+        long size = 64;
+        for (ChangeEvent ev : events) {
+            changes.add(ev.change());
+            size += ev.sizeBytes();
+        }
+        ChangeEvent firstEvent = events.get(0);
+        boolean ddl = events.stream().anyMatch(ev -> ev.kind() == ChangeEvent.Kind.DDL);
+        SourceOrder top = firstEvent.source();
+        for (ChangeEvent ev : events) {
+            if (ev.source().isKnown() && ev.source().compareTo(top) > 0) {
+                top = ev.source();
+            }
+        }
+        droppingId = null;
+        emit(new AssembledTransaction(openId, changes, openFirstOffset, nextOffset, top, false, ddl, size,
+                firstEvent.lanes()));
+        lastCompletedId = openId;
+        openId = null;
+        open.clear();
+    }
+
+    private void closeSnapshotChunk() {
+        if (snapshotRows.isEmpty()) {
+            return;
+        }
+        List<Change> changes = new ArrayList<>(snapshotRows.size());
+        long size = 64;
+        for (ChangeEvent ev : snapshotRows) {
+            changes.add(ev.change());
+            size += ev.sizeBytes();
+        }
+        ChangeEvent first = snapshotRows.get(0);
+        ChangeEvent last = snapshotRows.get(snapshotRows.size() - 1);
+        snapshotRows.clear();
+        emit(new AssembledTransaction(null, changes, first.offset(), last.offset() + 1, first.source(), true, false, size,
+                null));
+    }
+
+    private void emit(AssembledTransaction t) {
+        if (!t.snapshot() && t.source().isKnown() && t.source().compareTo(highest) > 0) {
+            highest = t.source();
+        }
+        out.accept(t);
+    }
+
+    private DataException error(ChangeEvent e, String message) {
+        return new DataException(partition + "@" + e.offset() + ": " + message);
+    }
+}

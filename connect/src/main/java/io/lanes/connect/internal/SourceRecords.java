@@ -1,0 +1,168 @@
+package io.lanes.connect.internal;
+
+import io.lanes.applier.Change;
+import io.lanes.applier.RowChange;
+import io.lanes.applier.SourcePosition;
+import io.lanes.applier.SourceTransaction;
+import io.lanes.applier.ddl.SourceStatement;
+import io.lanes.connect.LanesHeaders;
+import io.lanes.connect.LanesSourceConfig;
+import io.lanes.connect.SchemaGroups;
+import io.lanes.core.LogicalClock;
+import io.lanes.core.Transaction;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.header.ConnectHeaders;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * Builds the Lanes source's records: one Debezium-compatible envelope per row change ({@code before}, {@code after},
+ * {@code source} with file/pos/gtid, {@code op}, {@code ts_ms}, {@code transaction} with id, total_order and
+ * data_collection_order), one schema-change record per statement ({@code databaseName}, {@code ddl}), each with the
+ * {@link LanesHeaders}; every record of a transaction goes to its schema group's partition. Not thread-safe.
+ */
+public final class SourceRecords {
+    private static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "information_schema", "performance_schema", "sys");
+    private static final Schema SOURCE = SchemaBuilder.struct().name("io.lanes.connect.Source")
+            .field("version", Schema.STRING_SCHEMA).field("connector", Schema.STRING_SCHEMA).field("name", Schema.STRING_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA).field("snapshot", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("db", Schema.STRING_SCHEMA).field("table", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("server_id", Schema.INT64_SCHEMA).field("gtid", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("file", Schema.STRING_SCHEMA).field("pos", Schema.INT64_SCHEMA).field("row", Schema.INT32_SCHEMA).build();
+    private static final Schema TRANSACTION = SchemaBuilder.struct().name("event.block").optional()
+            .field("id", Schema.STRING_SCHEMA).field("total_order", Schema.INT64_SCHEMA)
+            .field("data_collection_order", Schema.INT64_SCHEMA).build();
+    private static final Schema SCHEMA_CHANGE = SchemaBuilder.struct().name("io.lanes.connect.SchemaChangeValue")
+            .field("source", SOURCE).field("ts_ms", Schema.INT64_SCHEMA).field("databaseName", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("ddl", Schema.STRING_SCHEMA).build();
+
+    private final LanesSourceConfig config;
+    private final Map<String, String> partition;
+    private final SchemaGroups groups;
+    private final SourceTableSchemas tables;
+    private final Map<Schema, Schema> envelopes = new HashMap<>();
+    private final List<String> schemas;
+
+    public SourceRecords(LanesSourceConfig config, Map<String, String> partition) {
+        this.config = config;
+        this.partition = partition;
+        this.groups = config.groups();
+        this.tables = new SourceTableSchemas(config.prefix());
+        this.schemas = config.schemas();
+    }
+
+    public void invalidate() {
+        tables.invalidate();
+    }
+
+    private boolean included(String schema) {
+        return schemas.isEmpty() ? schema != null && !SYSTEM_SCHEMAS.contains(schema) : schemas.contains(schema);
+    }
+
+    /**
+     * Appends the transaction's records to {@code out}. {@code before} is the position before it (the offset of all its
+     * records but the last), null on a first start.
+     */
+    public void add(Transaction<SourceTransaction> txn, long sequence, String before, Connection catalog,
+            List<SourceRecord> out) throws SQLException {
+        SourceTransaction t = txn.payload();
+        List<Change> changes = t.changes().stream().filter(c -> included(schemaOf(c))).toList();
+        if (changes.isEmpty()) {
+            return;
+        }
+        SourcePosition end = SourcePosition.parse(t.position());
+        int partitionNo = -1;
+        String firstSchema = null;
+        for (Change c : changes) {
+            String s = schemaOf(c);
+            int p = groups.partitionOf(s == null ? "" : s);
+            if (partitionNo >= 0 && p != partitionNo) {
+                throw new DataException("the transaction ending at " + t.position() + " writes schemas " + firstSchema + " and "
+                        + s + " of different groups: list them in one group of " + LanesSourceConfig.GROUPS
+                        + " (it would be split across partitions)");
+            }
+            partitionNo = p;
+            firstSchema = s;
+        }
+        long ts = t.commitTime() == null ? System.currentTimeMillis() : t.commitTime().toEpochMilli();
+        String id = t.gtid() != null ? t.gtid() : end.file() + ":" + end.offset();
+        Map<String, Long> perTable = new HashMap<>();
+        int index = 0;
+        for (Change c : changes) {
+            index++;
+            boolean last = index == changes.size();
+            Map<String, Object> offset = new HashMap<>();
+            offset.put("position", last || before == null ? t.position() : before);
+            offset.put("seq", last ? sequence : sequence - 1);
+            ConnectHeaders headers = headers(txn, sequence, index, changes.size());
+            String schema = schemaOf(c);
+            Struct source = new Struct(SOURCE).put("version", "0.1.0").put("connector", "lanes").put("name", config.prefix())
+                    .put("ts_ms", ts).put("snapshot", "false").put("db", schema == null ? "" : schema)
+                    .put("server_id", 0L).put("gtid", t.gtid()).put("file", end.file()).put("pos", end.offset()).put("row", index);
+            if (c instanceof RowChange row) {
+                String table = row.table().table();
+                source.put("table", table);
+                SourceTableSchemas.TableSchema ts2 = tables.table(catalog, row.table().schema(), table);
+                Schema envelope = envelopes.computeIfAbsent(ts2.row(), r -> SchemaBuilder.struct()
+                        .name(config.prefix() + "." + row.table().schema() + "." + table + ".Envelope")
+                        .field("before", r).field("after", r).field("source", SOURCE).field("op", Schema.STRING_SCHEMA)
+                        .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA).field("transaction", TRANSACTION).build());
+                long collectionOrder = perTable.merge(row.table().toString(), 1L, Long::sum);
+                Struct value = new Struct(envelope)
+                        .put("before", row.before() == null ? null : tables.struct(ts2, row.table().toString(), row.before()))
+                        .put("after", row.after() == null ? null : tables.struct(ts2, row.table().toString(), row.after()))
+                        .put("source", source)
+                        .put("op", switch (row.kind()) { case INSERT -> "c"; case UPDATE -> "u"; case DELETE -> "d"; })
+                        .put("ts_ms", System.currentTimeMillis())
+                        .put("transaction", new Struct(TRANSACTION).put("id", id).put("total_order", (long) index)
+                                .put("data_collection_order", collectionOrder));
+                String key = config.keyByTable() ? row.table().schema() + "." + table : row.table().schema();
+                out.add(new SourceRecord(partition, offset, config.topic(), partitionNo, Schema.STRING_SCHEMA, key,
+                        envelope, value, ts, headers));
+            } else if (c instanceof SourceStatement st) {
+                Struct value = new Struct(SCHEMA_CHANGE).put("source", source).put("ts_ms", ts)
+                        .put("databaseName", st.defaultSchema()).put("ddl", st.sql());
+                out.add(new SourceRecord(partition, offset, config.topic(), partitionNo, Schema.STRING_SCHEMA,
+                        schema == null ? "" : schema, SCHEMA_CHANGE, value, ts, headers));
+            }
+        }
+    }
+
+    private static String schemaOf(Change c) {
+        if (c instanceof RowChange r) {
+            return r.table().schema();
+        }
+        return c instanceof SourceStatement s ? s.defaultSchema() : null;
+    }
+
+    private static ConnectHeaders headers(Transaction<SourceTransaction> txn, long sequence, int index, int count) {
+        ConnectHeaders h = new ConnectHeaders();
+        h.addString(LanesHeaders.TRANSACTION_SEQUENCE, Long.toString(sequence));
+        h.addString(LanesHeaders.EVENT_COUNT, Integer.toString(count));
+        h.addString(LanesHeaders.EVENT_INDEX, Integer.toString(index));
+        h.addString(LanesHeaders.POSITION, txn.position());
+        if (txn.payload().gtid() != null) {
+            h.addString(LanesHeaders.GTID, txn.payload().gtid());
+        }
+        LogicalClock clock = txn.logicalClock();
+        if (clock != null && clock.kind() == LogicalClock.Kind.MYSQL) {
+            h.addString(LanesHeaders.LAST_COMMITTED, Long.toString(clock.lastCommitted()));
+            h.addString(LanesHeaders.SEQUENCE_NUMBER, Long.toString(clock.sequenceNumber()));
+        } else if (clock != null) {
+            h.addString(LanesHeaders.COMMIT_ID, Long.toString(clock.commitId()));
+        }
+        h.addString(LanesHeaders.BARRIER, Boolean.toString(txn.isBarrier()));
+        if (!txn.isBarrier() && txn.writeKeyCount() > 0) {
+            h.addString(LanesHeaders.WRITE_KEYS, LanesHeaders.formatKeys(txn.writeKeys()));
+        }
+        return h;
+    }
+}

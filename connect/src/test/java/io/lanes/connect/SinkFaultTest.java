@@ -1,0 +1,174 @@
+package io.lanes.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.lanes.binlog.testing.MariaDbServer;
+import io.lanes.connect.testing.SharedConnect;
+import io.lanes.connect.testing.Tables;
+import io.lanes.connect.testing.Workload;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Faults while Debezium's MariaDB connector streams a workload through {@link SchemaGroupRouter} (2 partitions) into a
+ * {@link LanesSinkConnector} (2 tasks, 4 workers each) applying to a MariaDB target: the connector restarted; a second
+ * Connect worker joining (tasks move to it) and leaving (the worker stops with a graceful-shutdown timeout of 500 ms, so
+ * a task still applying is abandoned while it applies and its partitions are taken over: zombie fencing); the target
+ * killed (SIGKILL) and restarted; the sink's target sessions killed mid-apply. The final state must equal the source
+ * and the audit table (no key on the target) must hold each transaction once. Prints a SINK-FAULTS line.
+ */
+@ExtendWith(SharedConnect.class)
+class SinkFaultTest {
+    static MariaDbServer source;
+    static MariaDbServer target;
+
+    @BeforeAll
+    static void servers() {
+        source = MariaDbServer.startWithBinlog();
+        target = MariaDbServer.start(List.of());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (source != null) {
+            source.close();
+        }
+        if (target != null) {
+            target.close();
+        }
+    }
+
+    @Test
+    void restartRebalanceTargetRestartAndKilledSessionsLeaveTheTargetExact() throws Exception {
+        long seed = Long.getLong("lanes.seed", System.nanoTime());
+        int transactions = Boolean.getBoolean("lanes.long") ? 6000 : 1200;
+        System.out.println("SinkFaultTest seed=" + seed + " transactions=" + transactions);
+        EmbeddedConnectCluster connect = SharedConnect.cluster();
+        String id = "flt" + ProcessHandle.current().pid() % 10000;
+        List<String> schemas = List.of(id + "_a", id + "_b", id + "_c");
+        String sourceUrl = source.jdbcUrl("mysql");
+        Workload workload = new Workload(sourceUrl, schemas, seed);
+        workload.createSource(30);
+        String targetUrl = target.jdbcUrl("mysql");
+        for (String s : schemas) {
+            List<String> my = new ArrayList<>(List.of("CREATE DATABASE `" + s + "`"));
+            my.addAll(Workload.targetDdl(s, true));
+            Tables.execute(targetUrl, my);
+        }
+        String topic = id + ".cdc";
+        connect.kafka().createTopic(topic, 2);
+        String dbz = id + "-dbz";
+        String sink = id + "-sink";
+        int faults = 0;
+        try {
+            connect.configureConnector(dbz, ConnectorConfigs.debezium(id, source.port(), schemas, topic, 2,
+                    connect.kafka().bootstrapServers()));
+            ConnectorConfigs.awaitRunning(connect, dbz);
+            connect.configureConnector(sink, ConnectorConfigs.lanesSink(topic, targetUrl, 2, 4));
+            for (String s : schemas) {
+                ConnectorConfigs.awaitCount(targetUrl, "SELECT COUNT(*) FROM `" + s + "`.`items`", 30, 90);
+            }
+            CompletableFuture<long[]> run = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return workload.run(transactions, 2);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            faults += ConnectorConfigs.faultRound(connect, sink, targetUrl, target);
+            long[] perSchema = run.get();
+            // A task whose retries ran out while the target was down has failed: restart what failed, as an operator would.
+            Thread.sleep(2000);
+            connect.restartConnectorAndTasks(sink, true, true, false);
+            for (int i = 0; i < schemas.size(); i++) {
+                ConnectorConfigs.awaitCount(targetUrl, "SELECT COUNT(*) FROM `" + schemas.get(i) + "`.`audit`",
+                        perSchema[i], 180);
+            }
+            Thread.sleep(1000);
+            ConnectorConfigs.assertTasksRunning(connect, List.of(dbz, sink));
+            String lostOrDoubled = auditDiff(sourceUrl, targetUrl, schemas);
+            if (!lostOrDoubled.isEmpty()) {
+                throw new AssertionError(lostOrDoubled + "\n" + recordsOf(connect, topic, lostOrDoubled));
+            }
+            long doubled = 0;
+            for (String s : schemas) {
+                doubled += Tables.count(targetUrl, "SELECT COUNT(*) FROM (SELECT txn FROM `" + s
+                        + "`.`audit` GROUP BY txn HAVING COUNT(*) > 1) d");
+                for (String table : Workload.TABLES) {
+                    assertEquals(Tables.rows(sourceUrl, s, table, '`'), Tables.rows(targetUrl, s, table, '`'), s + "." + table);
+                }
+            }
+            assertEquals(0, doubled, "transactions applied twice");
+            System.out.println("SINK-FAULTS transactions=" + transactions + " faults=" + faults + " exact=true lost=0 doubled=0");
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\n" + ConnectorConfigs.diagnose(connect, topic, 2, List.of(dbz, sink)), e);
+        } finally {
+            for (String name : List.of(dbz, sink)) {
+                try {
+                    connect.deleteConnector(name);
+                } catch (RuntimeException ignored) {
+                    // already gone
+                }
+            }
+        }
+    }
+
+    /** Transactions whose audit row is missing or doubled on the target, as {@code schema:txn(count)} words. */
+    static String auditDiff(String sourceUrl, String targetUrl, List<String> schemas) throws Exception {
+        StringBuilder sb = new StringBuilder();
+        for (String s : schemas) {
+            java.util.Map<String, Long> want = new java.util.HashMap<>();
+            for (String r : Tables.rows(sourceUrl, s, "audit", '`')) {
+                want.merge(r.split("\\|")[0], 1L, Long::sum);
+            }
+            java.util.Map<String, Long> got = new java.util.HashMap<>();
+            for (String r : Tables.rows(targetUrl, s, "audit", '`')) {
+                got.merge(r.split("\\|")[0], 1L, Long::sum);
+            }
+            java.util.Set<String> all = new java.util.TreeSet<>(want.keySet());
+            all.addAll(got.keySet());
+            for (String txn : all) {
+                if (!want.getOrDefault(txn, 0L).equals(got.getOrDefault(txn, 0L))) {
+                    sb.append(s).append(':').append(txn).append('(').append(got.getOrDefault(txn, 0L)).append(") ");
+                }
+            }
+        }
+        return sb.toString().trim();
+    }
+
+    /** The topic's records of those transactions' ledger rows: partition, offset, value (for a failure message). */
+    static String recordsOf(EmbeddedConnectCluster connect, String topic, String diff) {
+        StringBuilder sb = new StringBuilder();
+        java.util.Map<String, Object> props = new java.util.HashMap<>();
+        props.put("isolation.level", "read_committed");
+        props.put("auto.offset.reset", "earliest");
+        try (var consumer = connect.kafka().createConsumer(props)) {
+            var tps = List.of(new org.apache.kafka.common.TopicPartition(topic, 0), new org.apache.kafka.common.TopicPartition(topic, 1));
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+            int idle = 0;
+            while (idle < 3) {
+                var batch = consumer.poll(java.time.Duration.ofMillis(500));
+                idle = batch.isEmpty() ? idle + 1 : 0;
+                for (var r : batch) {
+                    String v = r.value() == null ? "" : new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
+                    for (String word : diff.split(" ")) {
+                        String txn = word.substring(word.indexOf(':') + 1, word.indexOf('('));
+                        if (v.contains("\"txn\":" + txn + ",") || v.contains("\"id\":\"" + txn)) {
+                            int at = v.indexOf("\"payload\"");
+                            sb.append(r.partition()).append('@').append(r.offset()).append(' ')
+                                    .append(v.substring(Math.max(0, at), Math.min(v.length(), at + 900))).append('\n');
+                        }
+                    }
+                }
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,229 @@
+package io.lanes.connect.bench;
+
+import io.lanes.binlog.testing.MariaDbServer;
+import io.lanes.connect.ConnectorConfigs;
+import io.lanes.connect.LanesSinkConnector;
+import io.lanes.connect.testing.Tables;
+import io.lanes.connect.testing.Workload;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+
+/**
+ * The peer comparison behind {@code scripts/bench/connect-peer.sh}: in one embedded Kafka + Connect cluster, Debezium's
+ * MariaDB connector captures a sysbench-like workload (the audit-table workload of docs/reliability.md over 4 schemas)
+ * from a MariaDB it starts; once the whole workload is in the topic, Debezium's JDBC sink (upsert mode) and the
+ * {@link LanesSinkConnector} apply the same topic, one after the other (so neither steals the other's processors), with
+ * the same tasks.max, into two identically configured MariaDB targets. Transactions per second are the workload's
+ * transactions over the time from the connector's creation to the last transaction visible on the target. Then a fault
+ * round on the Lanes sink (connector restart, target sessions killed, a worker joining and leaving, target SIGKILL and
+ * restart) while more of the workload streams. Prints one JSON object as its last line.
+ */
+public final class ConnectPeer {
+    private ConnectPeer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int transactions = 3000;
+        int tasks = 1;
+        int workers = 8;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--transactions" -> transactions = Integer.parseInt(args[++i]);
+                case "--tasks" -> tasks = Integer.parseInt(args[++i]);
+                case "--workers" -> workers = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + " (usage: [--transactions N] [--tasks T] [--workers W])");
+            }
+        }
+        long seed = Long.getLong("lanes.seed", System.nanoTime());
+        Map<String, Object> result = run(transactions, tasks, workers, seed);
+        StringBuilder json = new StringBuilder("{");
+        for (Map.Entry<String, Object> e : result.entrySet()) {
+            Object v = e.getValue();
+            json.append(json.length() > 1 ? ", " : "").append('"').append(e.getKey()).append("\": ")
+                    .append(v instanceof String s ? "\"" + s + "\"" : String.valueOf(v));
+        }
+        System.out.println(json.append('}'));
+        System.out.flush();
+        System.exit(0);
+    }
+
+    static Map<String, Object> run(int transactions, int tasks, int workers, long seed) throws Exception {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        Map<String, String> workerProps = io.lanes.connect.testing.SharedConnect.workerProps();
+        EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder().name("lanes-peer").numWorkers(1)
+                .numBrokers(1).workerProps(workerProps).maskExitProcedures(true).build();
+        connect.start();
+        List<String> schemas = List.of("peer_a", "peer_b", "peer_c", "peer_d");
+        int partitions = schemas.size();
+        try (MariaDbServer source = MariaDbServer.startWithBinlog();
+                MariaDbServer lanesTarget = MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=1"));
+                MariaDbServer dbzTarget = MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=1"))) {
+            String sourceUrl = source.jdbcUrl("mysql");
+            Workload workload = new Workload(sourceUrl, schemas, seed);
+            workload.createSource(200);
+            // Lanes applies each source schema into the target schema of the same name. Debezium's JDBC sink writes
+            // into the one database of its connection URL, so there each source table is `peer`.`<schema>_<table>`
+            // (collection.name.format=${source.db}_${source.table}); the tables are the same otherwise.
+            for (String s : schemas) {
+                List<String> ddl = new ArrayList<>(List.of("CREATE DATABASE `" + s + "`"));
+                ddl.addAll(Workload.targetDdl(s, true));
+                Tables.execute(lanesTarget.jdbcUrl("mysql"), ddl);
+                List<String> flat = new ArrayList<>();
+                for (String d : Workload.targetDdl(s, true)) {
+                    flat.add(d.replace("`" + s + "`.`", "`peer`.`" + s + "_"));
+                }
+                Tables.execute(dbzTarget.jdbcUrl("mysql"), List.of("CREATE DATABASE IF NOT EXISTS `peer`"));
+                Tables.execute(dbzTarget.jdbcUrl("mysql"), flat);
+            }
+            String topic = "peer.cdc";
+            connect.kafka().createTopic(topic, partitions);
+            connect.configureConnector("dbz-source", ConnectorConfigs.debezium("peer", source.port(), schemas, topic,
+                    partitions, connect.kafka().bootstrapServers()));
+            long[] perSchema = workload.run(transactions, 4);
+            awaitTopicQuiet(connect, topic, partitions);
+            out.put("transactions", transactions);
+            out.put("tasks", tasks);
+            out.put("lanes_workers", workers);
+            out.put("seed", seed);
+
+            String dbzUrl = dbzTarget.jdbcUrl("mysql");
+            long t0 = System.nanoTime();
+            connect.configureConnector("dbz-jdbc", debeziumJdbc(topic, dbzTarget.port(), tasks));
+            boolean dbzDone = awaitAudit(dbzUrl, schemas, perSchema, 600, true);
+            double dbzSeconds = (System.nanoTime() - t0) / 1e9;
+            out.put("debezium_jdbc_tps", dbzDone ? round(transactions / dbzSeconds) : 0);
+            out.put("debezium_jdbc_seconds", round(dbzSeconds));
+
+            String lanesUrl = lanesTarget.jdbcUrl("mysql");
+            t0 = System.nanoTime();
+            connect.configureConnector("lanes-sink", ConnectorConfigs.lanesSink(topic, lanesUrl, tasks, workers));
+            boolean lanesDone = awaitAudit(lanesUrl, schemas, perSchema, 600, false);
+            double lanesSeconds = (System.nanoTime() - t0) / 1e9;
+            out.put("lanes_tps", lanesDone ? round(transactions / lanesSeconds) : 0);
+            out.put("lanes_seconds", round(lanesSeconds));
+            out.put("ratio", dbzDone && lanesDone ? round(dbzSeconds / lanesSeconds) : 0);
+            out.put("lanes_exact", lanesDone && exact(sourceUrl, lanesUrl, schemas, false));
+            out.put("debezium_jdbc_exact", dbzDone && exact(sourceUrl, dbzUrl, schemas, true));
+            out.put("debezium_jdbc_audit_doubled", doubled(dbzUrl, schemas, true));
+
+            // Fault round: more of the workload streams while the Lanes sink is disturbed.
+            int more = Math.max(200, transactions / 3);
+            java.util.concurrent.CompletableFuture<long[]> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return workload.run(more, 2);
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            int faults = ConnectorConfigs.faultRound(connect, "lanes-sink", lanesUrl, lanesTarget);
+            long[] after = run.get();
+            Thread.sleep(2000);
+            connect.restartConnectorAndTasks("lanes-sink", true, true, false);
+            long[] total = new long[schemas.size()];
+            for (int i = 0; i < total.length; i++) {
+                total[i] = perSchema[i] + after[i];
+            }
+            boolean doneAfter = awaitAudit(lanesUrl, schemas, total, 300, false);
+            out.put("faults", faults);
+            out.put("fault_transactions", more);
+            out.put("lanes_exact_after_faults", doneAfter && exact(sourceUrl, lanesUrl, schemas, false));
+            out.put("lanes_audit_doubled_after_faults", doubled(lanesUrl, schemas, false));
+            boolean dbzAfter = awaitAudit(dbzUrl, schemas, total, 120, true);
+            out.put("debezium_jdbc_exact_after_round", dbzAfter && exact(sourceUrl, dbzUrl, schemas, true));
+            out.put("cpu_cores", Runtime.getRuntime().availableProcessors());
+            out.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        } finally {
+            connect.stop();
+        }
+        return out;
+    }
+
+    static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    static Map<String, String> debeziumJdbc(String topic, int port, int tasks) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+        c.put("tasks.max", Integer.toString(tasks));
+        c.put("topics", topic);
+        c.put("connection.url", "jdbc:mariadb://127.0.0.1:" + port + "/peer");
+        c.put("connection.username", "root");
+        c.put("connection.password", "");
+        c.put("insert.mode", "upsert");
+        c.put("delete.enabled", "true");
+        c.put("primary.key.mode", "record_key");
+        c.put("schema.evolution", "none");
+        c.put("collection.name.format", "${source.db}_${source.table}");
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter.schemas.enable", "true");
+        return c;
+    }
+
+    static void awaitTopicQuiet(EmbeddedConnectCluster connect, String topic, int partitions) throws Exception {
+        long last = -1;
+        int stable = 0;
+        long deadline = System.nanoTime() + 600_000_000_000L;
+        while (stable < 6 && System.nanoTime() < deadline) {
+            long sum = 0;
+            for (int p = 0; p < partitions; p++) {
+                sum += connect.kafka().endOffset(new TopicPartition(topic, p));
+            }
+            stable = sum == last && sum > 0 ? stable + 1 : 0;
+            last = sum;
+            Thread.sleep(500);
+        }
+    }
+
+    /** {@code schema.table} on the Lanes target, {@code peer.schema_table} on Debezium's. */
+    static String table(String schema, String table, boolean flat) {
+        return flat ? "`peer`.`" + schema + "_" + table + "`" : "`" + schema + "`.`" + table + "`";
+    }
+
+    static boolean awaitAudit(String url, List<String> schemas, long[] expected, int seconds, boolean flat)
+            throws Exception {
+        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            boolean all = true;
+            for (int i = 0; i < schemas.size() && all; i++) {
+                try {
+                    all = Tables.count(url, "SELECT COUNT(DISTINCT txn) FROM " + table(schemas.get(i), "audit", flat)) >= expected[i];
+                } catch (java.sql.SQLException down) {
+                    all = false;
+                }
+            }
+            if (all) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    static boolean exact(String sourceUrl, String targetUrl, List<String> schemas, boolean flat) throws Exception {
+        for (String s : schemas) {
+            for (String table : Workload.TABLES) {
+                List<String> got = flat ? Tables.rows(targetUrl, "peer", s + "_" + table, '`') : Tables.rows(targetUrl, s, table, '`');
+                if (!Tables.rows(sourceUrl, s, table, '`').equals(got)) {
+                    System.err.println("differs: " + targetUrl.replaceAll("\\?.*", "") + " " + s + "." + table);
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    static long doubled(String url, List<String> schemas, boolean flat) throws Exception {
+        long n = 0;
+        for (String s : schemas) {
+            n += Tables.count(url, "SELECT COUNT(*) FROM (SELECT txn FROM " + table(s, "audit", flat)
+                    + " GROUP BY txn HAVING COUNT(*) > 1) d");
+        }
+        return n;
+    }
+}

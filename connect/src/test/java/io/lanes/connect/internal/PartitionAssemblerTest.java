@@ -1,0 +1,173 @@
+package io.lanes.connect.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lanes.applier.RowChange;
+import io.lanes.applier.RowImage;
+import io.lanes.applier.TableRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.kafka.connect.errors.DataException;
+import org.junit.jupiter.api.Test;
+
+class PartitionAssemblerTest {
+    private final List<AssembledTransaction> out = new ArrayList<>();
+
+    private static ChangeEvent row(long offset, String tx, long order, boolean snapshot) {
+        return row(offset, tx, order, snapshot, 100 + offset);
+    }
+
+    /** A row event the source logged at binlog position {@code pos} (row 0 of its event). */
+    private static ChangeEvent row(long offset, String tx, long order, boolean snapshot, long pos) {
+        RowChange c = RowChange.insert(new TableRef("s", "t"), new RowImage(List.of("id"), new Object[] {pos}));
+        return new ChangeEvent(ChangeEvent.Kind.ROW, offset, tx, order, 0, new SourceOrder("bin.000001", pos, ""),
+                snapshot, false, c, 10, null, 0);
+    }
+
+    /** Row {@code row} of the rows event at {@code pos}, with value {@code id}. */
+    private static ChangeEvent row(long offset, String tx, long order, long pos, int row, long id) {
+        RowChange c = RowChange.insert(new TableRef("s", "t"), new RowImage(List.of("id"), new Object[] {id}));
+        return new ChangeEvent(ChangeEvent.Kind.ROW, offset, tx, order, 0, new SourceOrder("bin.000001", pos, ""),
+                false, false, c, 10, null, row);
+    }
+
+    private static ChangeEvent end(long offset, String tx, long count) {
+        return new ChangeEvent(ChangeEvent.Kind.END, offset, tx, 0, count, SourceOrder.NONE, false, false, null, 0, null);
+    }
+
+    @Test
+    void markerModeHandsOnATransactionOnlyAtItsEndWithEveryEvent() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, false));
+        a.accept(row(1, "x", 2, false));
+        assertTrue(out.isEmpty());
+        assertTrue(a.holdsIncomplete());
+        a.accept(end(2, "x", 2));
+        assertEquals(1, out.size());
+        assertEquals(2, out.get(0).changes().size());
+        assertEquals(3, out.get(0).nextOffset());
+        assertFalse(a.holdsIncomplete());
+    }
+
+    @Test
+    void anEndThatCountsMoreEventsThanArrivedIsAnErrorNotAPartialApply() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, false));
+        a.accept(row(1, "x", 3, false));
+        DataException e = assertThrows(DataException.class, () -> a.accept(end(2, "x", 3)));
+        assertTrue(e.getMessage().contains("incomplete"), e.getMessage());
+        assertTrue(out.isEmpty());
+    }
+
+    @Test
+    void anotherTransactionBeforeTheEndIsAnErrorInMarkerModeAndEndsItInNextMode() {
+        PartitionAssembler marker = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        marker.accept(row(0, "x", 1, false));
+        assertThrows(DataException.class, () -> marker.accept(row(1, "y", 1, false)));
+        assertTrue(out.isEmpty());
+
+        PartitionAssembler next = new PartitionAssembler("t-0", PartitionAssembler.End.NEXT, 100, out::add);
+        next.accept(row(0, "x", 1, false));
+        next.accept(row(1, "x", 2, false));
+        next.accept(row(2, "y", 1, false));
+        assertEquals(1, out.size());
+        assertEquals(2, out.get(0).nextOffset());
+    }
+
+    @Test
+    void repeatedEventsOfARestartedSourceAreDroppedAndItsSecondEndIgnored() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, false));
+        a.accept(row(1, "x", 2, false));
+        a.accept(row(2, "x", 2, false, 101)); // the source restarted mid-transaction and sent event 2 again
+        a.accept(row(3, "x", 3, false));
+        a.accept(end(4, "x", 3));
+        a.accept(end(5, "x", 3));
+        assertEquals(1, out.size());
+        assertEquals(3, out.get(0).changes().size());
+    }
+
+    @Test
+    void aSourceThatRestartsInsideTheNextTransactionResendsTheTailOfATakenOneAndTheCutOneWhole() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, false, 1000));
+        a.accept(row(1, "x", 2, false, 1010));
+        a.accept(end(2, "x", 2));
+        a.accept(row(3, "y", 1, false, 1100)); // y is cut here: the source restarts from inside x
+        a.accept(row(4, "x", 2, false, 1010));
+        a.accept(end(5, "x", 2));
+        a.accept(row(6, "y", 1, false, 1100));
+        a.accept(row(7, "y", 2, false, 1110));
+        a.accept(end(8, "y", 2));
+        assertEquals(List.of("x", "y"), out.stream().map(AssembledTransaction::id).toList());
+        assertEquals(2, out.get(1).changes().size());
+        assertEquals(new SourceOrder("bin.000001", 1110, ""), out.get(1).source(), "a transaction's highest event");
+    }
+
+    @Test
+    void eventsAreIdentifiedByTheirBinlogPlaceSoARenumberedTailStillCompletesTheTransactionInBinlogOrder() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, 1000, 0, 11));
+        a.accept(row(1, "x", 2, 1000, 1, 12));
+        a.accept(row(2, "x", 1, 1000, 1, 12)); // the same change again, numbered anew by a restarted source
+        a.accept(row(3, "x", 2, 1050, 0, 13)); // the tail, numbered anew
+        a.accept(end(4, "x", 3));
+        assertEquals(1, out.size());
+        assertEquals(List.of(11L, 12L, 13L), out.get(0).changes().stream()
+                .map(c -> (Long) ((RowChange) c).after().value("id")).toList());
+    }
+
+    @Test
+    void twoDifferentChangesAtTheSameBinlogPlaceAreRefused() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        a.accept(row(0, "x", 1, 1000, 0, 11));
+        assertThrows(DataException.class, () -> a.accept(row(1, "x", 1, 1000, 0, 99)));
+    }
+
+    @Test
+    void afterARestartFromTheCheckpointARepeatOfTheCheckpointedTransactionIsRecognised() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100,
+                new SourceOrder("bin.000001", 1010, ""), out::add);
+        a.accept(row(10, "x", 2, false, 1010)); // the tail of the checkpoint's transaction, sent again
+        a.accept(end(11, "x", 2));
+        a.accept(row(12, "y", 1, false, 1100));
+        a.accept(end(13, "y", 1));
+        assertEquals(List.of("y"), out.stream().map(AssembledTransaction::id).toList());
+    }
+
+    @Test
+    void snapshotChunksAreTheSameWhenReReadFromAChunkEnd() {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        int rows = 5 + r.nextInt(50);
+        int chunk = 1 + r.nextInt(7);
+        List<ChangeEvent> events = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            events.add(row(i, null, 0, true));
+        }
+        events.add(row(rows, "x", 1, false));
+        events.add(end(rows + 1, "x", 1));
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, chunk, out::add);
+        events.forEach(a::accept);
+        List<AssembledTransaction> all = new ArrayList<>(out);
+        assertEquals((rows + chunk - 1) / chunk + 1, all.size(), "seed " + seed);
+        AssembledTransaction restartAfter = all.get(r.nextInt(all.size() - 1));
+        out.clear();
+        PartitionAssembler again = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, chunk, out::add);
+        events.stream().filter(e -> e.offset() >= restartAfter.nextOffset()).forEach(again::accept);
+        List<Long> ends = all.stream().map(AssembledTransaction::nextOffset).filter(o -> o > restartAfter.nextOffset()).toList();
+        assertEquals(ends, out.stream().map(AssembledTransaction::nextOffset).toList(), "seed " + seed);
+    }
+
+    @Test
+    void aChangeWithoutTransactionMetadataIsRefusedWithTheReason() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add);
+        DataException e = assertThrows(DataException.class, () -> a.accept(row(7, null, 0, false)));
+        assertTrue(e.getMessage().contains("provide.transaction.metadata=true") && e.getMessage().contains("t-0@7"),
+                e.getMessage());
+    }
+}
