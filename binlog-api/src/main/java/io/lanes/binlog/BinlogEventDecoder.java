@@ -295,7 +295,8 @@ public final class BinlogEventDecoder {
                 && java.util.Arrays.equals(previousBytes, 0, len, r.array(), from, from + len)) {
             TableMapEvent previous = entry.event;
             TableMapEvent tm = new TableMapEvent(h, previous.tableId(), previous.flags(), previous.schema(),
-                    previous.table(), previous.columns(), previous.primaryKey(), previous.primaryKeyPrefixLengths());
+                    previous.table(), previous.columns(), previous.primaryKey(), previous.primaryKeyPrefixLengths(),
+                    previous.optionalFields());
             entry.event = tm; // the same columns: the row shape stays
             return tm;
         }

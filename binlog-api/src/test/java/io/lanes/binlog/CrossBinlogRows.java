@@ -197,7 +197,7 @@ final class CrossBinlogRows {
                 case 1: { // SIGNEDNESS: one bit per numeric column, most significant bit first
                     int k = 0;
                     for (int i = 0; i < n; i++) {
-                        if (isNumeric(types[i])) {
+                        if (isNumeric(types[i], mariadb)) {
                             int byteAt = v.position() + k / 8;
                             unsigned[i] = (v.array()[byteAt] & (0x80 >> (k % 8))) != 0;
                             k++;
@@ -260,10 +260,13 @@ final class CrossBinlogRows {
         return type == 254 && meta >= 256 ? ColumnValueDecoder.stringRealType(meta) : type;
     }
 
-    private static boolean isNumeric(int type) {
+    /** MariaDB gives YEAR a signedness bit (it is a Field_num there); MySQL does not. */
+    private static boolean isNumeric(int type, boolean mariadb) {
         switch (type) {
             case 1: case 2: case 3: case 8: case 9: case 4: case 5: case 246:
                 return true;
+            case 13:
+                return mariadb;
             default:
                 return false;
         }

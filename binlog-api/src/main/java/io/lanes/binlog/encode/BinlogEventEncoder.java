@@ -562,15 +562,6 @@ public final class BinlogEventEncoder {
         return c.type().code();
     }
 
-    private static boolean isNumeric(int type) {
-        switch (type) {
-            case 1: case 2: case 3: case 4: case 5: case 8: case 9: case 246:
-                return true;
-            default:
-                return false;
-        }
-    }
-
     /** The columns charset metadata covers: the parser's own rule, so what is written is what is read. */
     private static boolean isCharacter(int realType, boolean mariaDb) {
         return io.lanes.binlog.internal.TableMapParser.isCharacter(realType, mariaDb);
@@ -587,7 +578,7 @@ public final class BinlogEventEncoder {
         // SIGNEDNESS: one bit per numeric column
         List<Boolean> signs = new ArrayList<>();
         for (ColumnDef c : cols) {
-            if (isNumeric(c.type().code())) {
+            if (io.lanes.binlog.internal.TableMapParser.isNumeric(c.type().code(), format.isMariaDb())) {
                 signs.add(c.unsigned());
             }
         }

@@ -111,10 +111,20 @@ public final class TableMapParser {
         return type;
     }
 
-    private static boolean isNumeric(int type) {
+    /**
+     * Whether a column of this logged type takes a bit in the SIGNEDNESS metadata, as the server that wrote the log
+     * decides. MySQL counts the types its {@code is_numeric_type} names (TINY, SHORT, INT24, LONG, LONGLONG, FLOAT,
+     * DOUBLE, NEWDECIMAL, and the pre-5.0 DECIMAL). MariaDB gives a bit to every {@code Field_num}, which includes
+     * YEAR (a {@code Field_tiny}): a MariaDB 10.11 table {@code (BIGINT UNSIGNED, YEAR, BIGINT, ..)} logs the bits
+     * {@code 1 1 0 ..}, the YEAR's bit set. Reading a MariaDB log by MySQL's rule shifts every later column's bit by
+     * one (issue 18, defect 1). An encoder must use the same rule for the flavour it writes.
+     */
+    public static boolean isNumeric(int type, boolean mariaDb) {
         switch (type) {
-            case 1: case 2: case 3: case 4: case 5: case 8: case 9: case 246:
+            case 0: case 1: case 2: case 3: case 4: case 5: case 8: case 9: case 246:
                 return true;
+            case 13: // YEAR
+                return mariaDb;
             default:
                 return false;
         }
@@ -169,6 +179,7 @@ public final class TableMapParser {
         final List<Integer> pk = new ArrayList<>();
         final List<Integer> pkPrefix = new ArrayList<>();
         final boolean mariaDb;
+        final BitSet present = new BitSet();
         boolean hasNames;
 
         Columns(int n, int[] types, int[] metas, BitSet nullable, boolean mariaDb) {
@@ -194,11 +205,14 @@ public final class TableMapParser {
         }
 
         void apply(int fieldType, ByteReader f) {
+            if (fieldType < 64) {
+                present.set(fieldType);
+            }
             switch (fieldType) {
                 case SIGNEDNESS: {
                     int bit = 0;
                     for (int i = 0; i < n; i++) {
-                        if (isNumeric(types[i])) {
+                        if (isNumeric(types[i], mariaDb)) {
                             unsigned[i] = msbBit(f, bit++);
                         }
                     }
@@ -344,7 +358,8 @@ public final class TableMapParser {
                 cols.add(new ColumnDef(i, ColumnType.of(types[i]), metas[i], nullable.get(i), unsigned[i], charset[i],
                         hasNames ? names[i] : null, enums, sets, geometry[i], vector[i], visible[i]));
             }
-            return new TableMapEvent(header, tableId, flags, schema, table, cols, pk, pkPrefix);
+            long fields = present.isEmpty() ? 0 : present.toLongArray()[0];
+            return new TableMapEvent(header, tableId, flags, schema, table, cols, pk, pkPrefix, fields);
         }
     }
 }
