@@ -5,6 +5,10 @@ import io.lanes.applier.ddl.SourceStatement;
 import io.lanes.applier.internal.GtidState;
 import io.lanes.applier.internal.StatementFilter;
 import io.lanes.applier.internal.WriteKeyHasher;
+import io.lanes.applier.schema.SchemaHistory;
+import io.lanes.applier.schema.SourceColumn;
+import io.lanes.applier.schema.SourceTable;
+import io.lanes.applier.schema.UnexplainedRowsException;
 import io.lanes.applier.value.EnumValue;
 import io.lanes.applier.value.SetValue;
 import io.lanes.binlog.BinlogEvent;
@@ -57,10 +61,16 @@ import java.util.Set;
  * filters apply to statements as to rows (a statement naming included and excluded schemas stops the pipeline). A row
  * event written with foreign key or unique checks off is preceded by a {@link ConstraintChecks} change.
  *
- * <p>Column names come from the TABLE_MAP when the source logs them (binlog_row_metadata=FULL), else from the target's
- * catalog by position; a row event whose column count differs from the target table is an
- * {@link IllegalStateException} naming the table, the position and both counts. ENUM indexes and SET bitmasks logged
- * without member names become {@link EnumValue}/{@link SetValue}.
+ * <p>Column names come from the TABLE_MAP when the source logs them (binlog_row_metadata=FULL), else from the
+ * {@link SchemaHistory} (the source's definitions followed through the log's DDL, seeded from a schema file or the
+ * source server), else from the target's catalog by position; a row event whose column count differs from the
+ * definition used is an {@link IllegalStateException} naming the table, the position and both counts, and a row event
+ * nothing explains is an {@link UnexplainedRowsException}. What the TABLE_MAP carries wins over the history for what
+ * it carries (signedness, charsets, member names); the history fills in the rest: ENUM/SET member names, UNSIGNED
+ * when the log has no SIGNEDNESS metadata, and the length of BINARY(n) columns, whose trailing 0x00 bytes the server
+ * strips in the log and which are padded back here. Keys for the write sets come from the target's catalog (or the
+ * sink's {@link TableMetadata}), else from the history. ENUM indexes and SET bitmasks whose member names nothing
+ * knows become {@link EnumValue}/{@link SetValue} without names.
  *
  * <p>Not thread-safe: one dispatching thread converts transactions in source order (the GTID state follows them).
  */
@@ -68,6 +78,7 @@ public final class BinlogBridge {
     private final SchemaMapping mapping;
     private final TableMetadata metadata;
     private final StatementFilter statementFilter;
+    private final SchemaHistory history;
     private final GtidState gtidState = new GtidState();
     private final WriteKeyHasher hasher = new WriteKeyHasher();
     private boolean foreignKeyChecksOffRunsAlone;
@@ -78,6 +89,16 @@ public final class BinlogBridge {
     }
 
     public BinlogBridge(SchemaMapping mapping, TableMetadata metadata, StatementFilter statementFilter) {
+        this(mapping, metadata, statementFilter, new SchemaHistory());
+    }
+
+    /**
+     * @param history the source's table definitions at the first transaction this bridge sees (a seeded history, or
+     *     the one a checkpoint restored); the bridge follows the log's DDL in it
+     */
+    public BinlogBridge(SchemaMapping mapping, TableMetadata metadata, StatementFilter statementFilter,
+            SchemaHistory history) {
+        this.history = Objects.requireNonNull(history, "history");
         this.mapping = Objects.requireNonNull(mapping, "mapping");
         this.metadata = Objects.requireNonNull(metadata, "metadata");
         this.statementFilter = Objects.requireNonNull(statementFilter, "statementFilter");
@@ -94,6 +115,11 @@ public final class BinlogBridge {
 
     public TableMetadata metadata() {
         return metadata;
+    }
+
+    /** The schema history this bridge follows (read and changed on the dispatching thread only). */
+    public SchemaHistory history() {
+        return history;
     }
 
     /**
@@ -163,6 +189,7 @@ public final class BinlogBridge {
                         : new SessionVariables(insertId, lastInsertId, rand == null ? null : rand.seed1(),
                                 rand == null ? null : rand.seed2(), userVariables);
                 SourceStatement statement = statement(q, position, vars);
+                history.apply(q.sql(), statement.defaultSchema(), statement.sqlMode(), position);
                 if (statementFilter.applies(statement)) {
                     changes.add(statement);
                     statements = true;
@@ -225,7 +252,19 @@ public final class BinlogBridge {
         if (t.gtid() != null) {
             gtidState.add(t.gtid());
         }
-        return position(t);
+        String position = position(t);
+        followDefinitions(t, position);
+        return position;
+    }
+
+    /** The DDL of a transaction that is not converted still changes the definitions later row events use. */
+    private void followDefinitions(BinlogTransaction t, String position) {
+        for (BinlogEvent e : t.events()) {
+            if (e instanceof QueryEvent q && !q.isBegin() && !q.isCommit() && !q.isXaPrepare()) {
+                QueryStatusVars v = q.statusVars();
+                history.apply(q.sql(), q.database(), v.sqlMode() == null ? 0 : v.sqlMode(), position);
+            }
+        }
     }
 
     private String position(BinlogTransaction t) {
@@ -301,13 +340,21 @@ public final class BinlogBridge {
         TableRef source = new TableRef(map.schema(), map.table());
         String targetSchema = mapping.targetSchema(map.schema());
         TableShape shape = metadata.shape(targetSchema, map.table());
-        List<String> names = columnNames(map, shape, position);
+        SourceTable definition = history.table(map.schema(), map.table());
+        List<String> names = columnNames(map, shape, definition, position);
+        List<SourceColumn> sourceColumns = definition != null && definition.columns().size() == map.columns().size()
+                ? definition.columns() : null;
+        if (shape == null && definition != null) {
+            shape = shapeOf(definition);
+        }
         BitSet beforeColumns = r.includedColumns();
         BitSet afterColumns = r.includedColumnsAfter();
         boolean usable = shape != null;
         for (Row row : r.rows()) {
-            RowImage before = row.before() == null ? null : image(names, beforeColumns, row.before(), map, position);
-            RowImage after = row.after() == null ? null : image(names, afterColumns, row.after(), map, position);
+            RowImage before = row.before() == null ? null
+                    : image(names, beforeColumns, row.before(), map, sourceColumns, position);
+            RowImage after = row.after() == null ? null
+                    : image(names, afterColumns, row.after(), map, sourceColumns, position);
             if (after != null && before != null) {
                 after = resolvePartialJson(before, after);
             }
@@ -397,13 +444,23 @@ public final class BinlogBridge {
         return hasher.finish();
     }
 
-    private static List<String> columnNames(TableMapEvent map, TableShape shape, String position) {
+    /** Column names: the TABLE_MAP's, else the schema history's, else the target catalog's by position. */
+    private List<String> columnNames(TableMapEvent map, TableShape shape, SourceTable definition, String position) {
         if (map.hasColumnNames()) {
             return map.columnNames();
         }
+        if (definition != null) {
+            checkDefinition(map, definition, position);
+            return definition.columnNames();
+        }
         if (shape == null) {
-            throw new IllegalStateException("table `" + map.schema() + "`.`" + map.table() + "` at " + position
-                    + ": the binlog has no column names (binlog_row_metadata=MINIMAL) and the target has no such table");
+            String why = history.whyUnknown(map.schema(), map.table());
+            throw new UnexplainedRowsException(new TableRef(map.schema(), map.table()), position, "the binlog has no "
+                    + "column names (binlog_row_metadata=MINIMAL), the schema history does not know the table ("
+                    + (why != null ? why : "no CREATE TABLE for it in the log before this event, nor in a schema file")
+                    + ") and the target has no such table; give the source's definitions with a schema file "
+                    + "(lanes.source.schema-file, --schema-file: mariadb-dump/mysqldump --no-data output), or log with "
+                    + "binlog_row_metadata=FULL");
         }
         if (shape.columns().size() != map.columns().size()) {
             throw new IllegalStateException("table `" + map.schema() + "`.`" + map.table() + "` at " + position
@@ -413,8 +470,64 @@ public final class BinlogBridge {
         return shape.columns();
     }
 
+    /**
+     * Refuses a definition that cannot be the one the row event was logged with: another column count, or a column
+     * whose logged type is not the definition's (a statement the history missed, or a wrong schema file).
+     */
+    private static void checkDefinition(TableMapEvent map, SourceTable definition, String position) {
+        TableRef table = new TableRef(map.schema(), map.table());
+        if (definition.columns().size() != map.columns().size()) {
+            throw new IllegalStateException("table " + table + " at " + position + ": the row event has "
+                    + map.columns().size() + " columns but the source's definition (from " + definition.origin()
+                    + ") has " + definition.columns().size() + " " + definition.columnNames()
+                    + ": the definition is not the one the source logged this event with");
+        }
+        for (int i = 0; i < definition.columns().size(); i++) {
+            SourceColumn c = definition.columns().get(i);
+            ColumnType logged = realType(map.columns().get(i));
+            if (!io.lanes.applier.schema.LoggedTypes.compatible(c.type(), logged)) {
+                throw new IllegalStateException("table " + table + " at " + position + ": column " + (i + 1) + " `"
+                        + c.name() + "` is " + c.typeText() + " in the source's definition (from " + definition.origin()
+                        + ") but the row event logs a " + logged + " there: the definition is not the one the source "
+                        + "logged this event with");
+            }
+        }
+    }
+
+    /** Write-set keys from a definition, for targets and sinks whose own metadata does not know the table. */
+    private TableShape shapeOf(SourceTable t) {
+        List<TableShape.Key> keys = new ArrayList<>();
+        for (SourceTable.Key k : t.uniqueKeys()) {
+            keys.add(new TableShape.Key(k.name(), k.columns()));
+        }
+        List<TableShape.ForeignKey> fks = new ArrayList<>();
+        for (SourceTable.ForeignKey f : t.foreignKeys()) {
+            SourceTable parent = history.table(f.parentSchema(), f.parentTable());
+            if (parent == null) {
+                continue;
+            }
+            Map<String, String> childByParent = new java.util.HashMap<>();
+            for (int i = 0; i < f.columns().size() && i < f.parentColumns().size(); i++) {
+                childByParent.put(f.parentColumns().get(i).toLowerCase(java.util.Locale.ROOT), f.columns().get(i));
+            }
+            for (SourceTable.Key k : parent.uniqueKeys()) {
+                Set<String> keyColumns = new java.util.HashSet<>();
+                k.columns().forEach(c -> keyColumns.add(c.toLowerCase(java.util.Locale.ROOT)));
+                if (keyColumns.equals(childByParent.keySet())) {
+                    List<String> childColumns = k.columns().stream()
+                            .map(c -> childByParent.get(c.toLowerCase(java.util.Locale.ROOT))).toList();
+                    fks.add(new TableShape.ForeignKey(childColumns,
+                            new TableRef(mapping.targetSchema(f.parentSchema()), f.parentTable()),
+                            new TableShape.Key(k.name(), k.columns())));
+                    break;
+                }
+            }
+        }
+        return new TableShape(t.columnNames(), keys, fks);
+    }
+
     private static RowImage image(List<String> names, BitSet present, List<Object> values, TableMapEvent map,
-            String position) {
+            List<SourceColumn> sourceColumns, String position) {
         List<String> cols = new ArrayList<>(present.cardinality());
         Object[] out = new Object[present.cardinality()];
         int n = 0;
@@ -424,21 +537,68 @@ public final class BinlogBridge {
                         + " has column " + i + " beyond the " + names.size() + " known columns");
             }
             cols.add(names.get(i));
-            out[n++] = value(values.get(i), map.columns().get(i), map, position);
+            out[n++] = value(values.get(i), map.columns().get(i), map, sourceColumns == null ? null
+                    : sourceColumns.get(i), position);
         }
         return new RowImage(cols, out);
     }
 
-    private static Object value(Object v, ColumnDef column, TableMapEvent map, String position) {
+    private static final java.math.BigInteger TWO_64 = java.math.BigInteger.ONE.shiftLeft(64);
+
+    private static Object value(Object v, ColumnDef column, TableMapEvent map, SourceColumn source, String position) {
         if (v == null) {
             return null;
         }
         ColumnType type = realType(column);
         if (type == ColumnType.ENUM && v instanceof Integer i) {
-            return new EnumValue(i, null);
+            List<String> members = source == null ? null : source.enumMembers();
+            if (members == null) {
+                return new EnumValue(i, null);
+            }
+            if (i > members.size()) {
+                throw new IllegalStateException("table `" + map.schema() + "`.`" + map.table() + "` at " + position
+                        + ": ENUM index " + i + " of column `" + source.name() + "` is past its " + members.size()
+                        + " members in the source's definition");
+            }
+            return new EnumValue(i, i == 0 ? "" : members.get(i - 1));
         }
         if (type == ColumnType.SET && v instanceof Long bits) {
-            return new SetValue(bits, null);
+            List<String> members = source == null ? null : source.setMembers();
+            if (members != null && members.size() < 64 && bits >>> members.size() != 0) {
+                throw new IllegalStateException("table `" + map.schema() + "`.`" + map.table() + "` at " + position
+                        + ": SET bits 0x" + Long.toHexString(bits) + " of column `" + source.name() + "` are past its "
+                        + members.size() + " members in the source's definition");
+            }
+            return new SetValue(bits, members);
+        }
+        if (source != null && source.unsigned() && !map.hasSignedness()) {
+            // The log does not say (MariaDB's NO_LOG): the decoder read the bits as signed; the definition says UNSIGNED.
+            if (v instanceof Integer i && i < 0) {
+                return switch (type) {
+                    case TINY -> i + 256;
+                    case SHORT -> i + 65536;
+                    case INT24 -> i + (1 << 24);
+                    default -> (Object) (i + (1L << 32));
+                };
+            }
+            if (v instanceof Long l && l < 0 && type == ColumnType.LONGLONG) {
+                return java.math.BigInteger.valueOf(l).add(TWO_64);
+            }
+            if (v instanceof Long l && l < 0 && type == ColumnType.LONG) {
+                return l + (1L << 32);
+            }
+        }
+        if (type == ColumnType.STRING && v instanceof byte[] b) {
+            int length = -1;
+            if (column.charsetId() == ColumnDef.BINARY_CHARSET) {
+                length = io.lanes.binlog.internal.ColumnValueDecoder.stringMaxLength(column.meta());
+            } else if (column.charsetId() < 0 && source != null && source.fixedBinary()) {
+                length = source.length();
+            }
+            if (b.length < length) {
+                // BINARY(n): the server strips trailing 0x00 bytes in the log; the column holds n bytes.
+                return java.util.Arrays.copyOf(b, length);
+            }
         }
         return v;
     }

@@ -132,6 +132,8 @@ public final class Lanes implements AutoCloseable {
     private AutoCloseable metadataToClose;
     private TableMetadata metadata;
     private SchemaMapping mapping;
+    /** The source's table definitions; read and changed by the reading thread once started. */
+    private io.lanes.applier.schema.SchemaHistory history = new io.lanes.applier.schema.SchemaHistory();
     private volatile java.util.function.LongSupplier skippedByErrorPolicy = () -> 0;
     private final io.lanes.applier.internal.StatementCounters statementCounters =
             new io.lanes.applier.internal.StatementCounters();
@@ -197,6 +199,16 @@ public final class Lanes implements AutoCloseable {
                 SourceOrderGuard.checkFiles(config.sourceFiles);
             } catch (IllegalArgumentException repeated) {
                 throw failStart(new LanesException(repeated.getMessage() + "; nothing was applied", null, null));
+            }
+            if (config.sourceSchemaFile != null) {
+                try {
+                    history.loadSchemaFile(config.sourceSchemaFile);
+                } catch (IOException | RuntimeException ex) {
+                    throw failStart(new LanesException("cannot read the schema file " + config.sourceSchemaFile + ": "
+                            + ex.getMessage() + "; nothing was applied", null, ex));
+                }
+                LOG.info("lanes pipeline '{}': schema file {} gives {} table definitions", config.pipeline,
+                        config.sourceSchemaFile, history.tables().size());
             }
             ApplierFactory<SourceTransaction> factory;
             CheckpointStore store;
@@ -401,7 +413,7 @@ public final class Lanes implements AutoCloseable {
     private void readLoop() {
         Engine<SourceTransaction> e = engine;
         BinlogBridge bridge = new BinlogBridge(mapping, metadata, new io.lanes.applier.internal.StatementFilter(mapping,
-                config.applyAccountStatements, statementCounters));
+                config.applyAccountStatements, statementCounters), history);
         JdbcTarget jdbc = jdbcTarget;
         bridge.foreignKeyChecksOffRunsAlone(jdbc != null && jdbc.dialect().kind() == Dialect.Kind.H2);
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(config.verifyChecksums).build();

@@ -53,6 +53,7 @@ public final class LanesBuilder {
     ApplierFactory<SourceTransaction> sinkFactory;
     io.lanes.applier.sink.TransactionSink transactionSink;
     Path sinkCheckpointDirectory;
+    Path sourceSchemaFile;
     CheckpointStore sinkCheckpoints;
     TableMetadata sinkMetadata;
     SchedulerKind schedulerKind = LanesConfig.DEFAULT_SCHEDULER;
@@ -388,6 +389,15 @@ public final class LanesBuilder {
         return this;
     }
 
+    /**
+     * The source's table definitions where the log starts ({@code mariadb-dump --no-data} / {@code mysqldump --no-data}
+     * output), seeding the schema history (see {@link LanesConfig.Option#SOURCE_SCHEMA_FILE}); null for none.
+     */
+    public LanesBuilder sourceSchemaFile(Path schemaFile) {
+        this.sourceSchemaFile = schemaFile;
+        return this;
+    }
+
     /** What a MySQL/MariaDB target does with the log's triggers; default {@code GUARD} (see {@link Option#TRIGGERS}). */
     public LanesBuilder triggers(io.lanes.applier.ddl.StatementPolicy.Triggers triggers) {
         this.triggers = Objects.requireNonNull(triggers, "triggers");
@@ -488,6 +498,7 @@ public final class LanesBuilder {
                         default -> throw new IllegalArgumentException("expected skip or apply");
                     });
                     case TRIGGERS -> triggers(io.lanes.applier.ddl.StatementPolicy.Triggers.parse(value));
+                    case SOURCE_SCHEMA_FILE -> sourceSchemaFile(Path.of(value));
                     case COLLATION_MAP -> collationMap(io.lanes.applier.jdbc.CollationMap.parse(list(value)));
                 }
             } catch (RuntimeException e) {

@@ -170,6 +170,12 @@ public final class LanesConfig {
                 "How often a live source is asked where its binlog ends (a short connection of its own, needing "
                         + "REPLICATION CLIENT / BINLOG MONITOR), for LanesStats.sourceBehindBytes and the metric "
                         + "lanes_source_behind_bytes; 0 never asks (the distance reads unknown)."),
+        SOURCE_SCHEMA_FILE("lanes.source.schema-file", "path", "(none)", "sourceSchemaFile(Path)",
+                "The source's table definitions where the log starts: mariadb-dump --no-data / mysqldump --no-data "
+                        + "output. Seeds the schema history, which gives row events logged without column names "
+                        + "(binlog_row_metadata=MINIMAL or NO_LOG) their columns, ENUM/SET members, signedness and "
+                        + "BINARY lengths; the log's own DDL then updates it. Needed when the log starts after the "
+                        + "tables were created; see docs/schema-history.md."),
         VERIFY_CHECKSUMS("lanes.source.verify-checksums", "boolean", String.valueOf(DEFAULT_VERIFY_CHECKSUMS),
                 "verifyChecksums(boolean)", "Verify each event's CRC32 when the log carries checksums."),
         TARGET_URL("lanes.target.url", "JDBC URL", "(none)", "target(String)",
@@ -357,6 +363,7 @@ public final class LanesConfig {
     final ApplierFactory<SourceTransaction> sinkFactory;
     final io.lanes.applier.sink.TransactionSink transactionSink;
     final Path sinkCheckpointDirectory;
+    final Path sourceSchemaFile;
     final CheckpointStore sinkCheckpoints;
     final TableMetadata sinkMetadata;
     final SchedulerKind schedulerKind;
@@ -398,6 +405,7 @@ public final class LanesConfig {
         sinkFactory = b.sinkFactory;
         transactionSink = b.transactionSink;
         sinkCheckpointDirectory = b.sinkCheckpointDirectory;
+        sourceSchemaFile = b.sourceSchemaFile;
         sinkCheckpoints = b.sinkCheckpoints;
         sinkMetadata = b.sinkMetadata;
         schedulerKind = b.schedulerKind;
@@ -569,6 +577,11 @@ public final class LanesConfig {
     /** What target errors are retried, stopped on, or skipped. */
     public io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy() {
         return errorPolicy;
+    }
+
+    /** The schema file seeding the schema history ({@link Option#SOURCE_SCHEMA_FILE}), or null. */
+    public Path sourceSchemaFile() {
+        return sourceSchemaFile;
     }
 
     /** Whether account management statements of the log run on the target ({@link Option#ACCOUNT_STATEMENTS}). */

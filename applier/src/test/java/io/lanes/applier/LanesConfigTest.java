@@ -140,9 +140,11 @@ class LanesConfigTest {
         p.setProperty("lanes.source.server-id", "77");
         p.setProperty("lanes.source.start", "mariadb-gtid:0-1-100");
         p.setProperty("lanes.source.status-interval-seconds", "0");
+        p.setProperty("lanes.source.schema-file", "schema.sql");
         p.setProperty("lanes.target.url", "jdbc:h2:mem:x");
         LanesConfig c = LanesConfig.fromProperties(p);
         assertTrue(c.hasLiveSource());
+        assertEquals(java.nio.file.Path.of("schema.sql"), c.sourceSchemaFile());
         assertEquals(Duration.ZERO, c.sourceStatusInterval());
         assertEquals(-1, LanesConfig.fromProperties(p).metricsPort(), "no metrics endpoint unless asked for");
         assertTrue(c.sourceFiles().isEmpty());

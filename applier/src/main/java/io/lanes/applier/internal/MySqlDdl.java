@@ -36,8 +36,17 @@ public final class MySqlDdl {
         public enum Kind { STRING, NUMBER, NULL, HEX, BITS, CURRENT_TIMESTAMP, EXPRESSION }
     }
 
+    /**
+     * A column definition.
+     *
+     * @param charset the CHARACTER SET written on the column (lower case), or null
+     * @param collation the COLLATE written on the column (lower case), or null
+     * @param generated whether the column is GENERATED ALWAYS AS (virtual or stored); parsed only for the schema history
+     * @param invisible whether the column is INVISIBLE
+     */
     public record Column(String name, DataType type, Boolean nullable, DefaultValue defaultValue, boolean autoIncrement,
-            boolean primaryKey, boolean unique, ForeignKey references) {
+            boolean primaryKey, boolean unique, ForeignKey references, String charset, String collation,
+            boolean generated, boolean invisible) {
     }
 
     /** An index part: a column, the prefix length MySQL allows on text columns is dropped. */

@@ -55,6 +55,10 @@ public final class MySqlDdlParser {
     private final String defaultSchema;
     private final List<SqlToken> schemaTokens = new ArrayList<>();
     private int pos;
+    /** The schema history reads definitions only: generated columns and CREATE OR REPLACE are understood. */
+    private boolean definitionsOnly;
+    private String columnCharset;
+    private String columnCollation;
 
     /**
      * A parsed statement and the tokens that name schemas in its text (qualifiers of table names, the database of
@@ -78,9 +82,23 @@ public final class MySqlDdlParser {
 
     /** {@link #parse} with the schema-naming tokens. */
     public static Parsed parseDetailed(String sql, String defaultSchema, long sqlMode) {
+        return parse(sql, defaultSchema, sqlMode, false);
+    }
+
+    /**
+     * Parses a statement for what it says of table definitions (the schema history): unlike {@link #parse}, generated
+     * columns are parsed (their expression skipped) and CREATE OR REPLACE TABLE is a CREATE TABLE (the history replaces
+     * the definition); the translation for a target still refuses both.
+     */
+    public static Statement parseDefinitions(String sql, String defaultSchema, long sqlMode) {
+        return parse(sql, defaultSchema, sqlMode, true).statement();
+    }
+
+    private static Parsed parse(String sql, String defaultSchema, long sqlMode, boolean definitionsOnly) {
         List<SqlToken> tokens = MySqlTokenizer.tokenize(sql, (sqlMode & MODE_ANSI_QUOTES) != 0,
                 (sqlMode & MODE_NO_BACKSLASH_ESCAPES) == 0);
         MySqlDdlParser p = new MySqlDdlParser(tokens, defaultSchema);
+        p.definitionsOnly = definitionsOnly;
         Statement s = p.statement();
         while (p.peek().isSymbol(";")) {
             p.pos++;
@@ -94,7 +112,10 @@ public final class MySqlDdlParser {
     private Statement statement() {
         if (accept("CREATE")) {
             if (accept("OR")) {
-                throw error("CREATE OR REPLACE is not translated");
+                if (!definitionsOnly) {
+                    throw error("CREATE OR REPLACE is not translated");
+                }
+                expect("REPLACE");
             }
             if (accept("DATABASE") || accept("SCHEMA")) {
                 boolean ifNotExists = acceptSequence("IF", "NOT", "EXISTS");
@@ -360,6 +381,10 @@ public final class MySqlDdlParser {
 
     private Column column(TableName table) {
         String name = name();
+        columnCharset = null;
+        columnCollation = null;
+        boolean generated = false;
+        boolean invisible = false;
         DataType type = dataType();
         Boolean nullable = null;
         DefaultValue defaultValue = null;
@@ -408,10 +433,10 @@ public final class MySqlDdlParser {
             } else if (t.is("COLLATE")) {
                 pos++;
                 accept("=");
-                next();
+                columnCollation = next().text().toLowerCase(Locale.ROOT);
             } else if (t.is("CHARACTER") && peekAt(1).is("SET") || t.is("CHARSET")) {
                 pos += t.is("CHARSET") ? 1 : 2;
-                next();
+                columnCharset = next().text().toLowerCase(Locale.ROOT);
             } else if (t.is("CHECK") || t.is("CONSTRAINT")) {
                 if (t.is("CONSTRAINT")) {
                     pos++;
@@ -422,8 +447,20 @@ public final class MySqlDdlParser {
             } else if (t.is("REFERENCES")) {
                 references = foreignKeyReference(null, List.of(name), table);
             } else if (t.is("GENERATED") || t.is("AS")) {
-                throw error("generated column " + name + " is not translated");
+                if (!definitionsOnly) {
+                    throw error("generated column " + name + " is not translated");
+                }
+                if (accept("GENERATED")) {
+                    expect("ALWAYS");
+                }
+                expect("AS");
+                skipBalanced();
+                if (!accept("VIRTUAL") && !accept("STORED")) {
+                    accept("PERSISTENT");
+                }
+                generated = true;
             } else if (t.is("INVISIBLE") || t.is("VISIBLE") || t.is("SIGNED")) {
+                invisible |= t.is("INVISIBLE");
                 pos++;
             } else if (t.is("COLUMN_FORMAT") || t.is("STORAGE")) {
                 pos += 2;
@@ -431,7 +468,8 @@ public final class MySqlDdlParser {
                 break;
             }
         }
-        return new Column(name, type, nullable, defaultValue, autoIncrement, primaryKey, unique, references);
+        return new Column(name, type, nullable, defaultValue, autoIncrement, primaryKey, unique, references,
+                columnCharset, columnCollation, generated, invisible);
     }
 
     private DataType dataType() {
@@ -479,10 +517,10 @@ public final class MySqlDdlParser {
                 continue;
             } else if (peek().is("CHARACTER") && peekAt(1).is("SET") || peek().is("CHARSET")) {
                 pos += peek().is("CHARSET") ? 1 : 2;
-                next();
+                columnCharset = next().text().toLowerCase(Locale.ROOT);
             } else if (peek().is("COLLATE")) {
                 pos++;
-                next();
+                columnCollation = next().text().toLowerCase(Locale.ROOT);
             } else {
                 break;
             }
