@@ -90,12 +90,16 @@ final class SchemaHistoryText {
         return b ? "1" : "0";
     }
 
-    private static String list(List<String> items) {
-        StringBuilder b = new StringBuilder("\u0000").append(items.size());
+    /** A field already escaped (a list, whose items escape their own separators). */
+    private record Escaped(String text) {
+    }
+
+    private static Escaped list(List<String> items) {
+        StringBuilder b = new StringBuilder().append(items.size());
         for (String s : items) {
             b.append(',').append(escape(s));
         }
-        return b.toString();
+        return new Escaped(b.toString());
     }
 
     private static List<String> unlist(String raw) {
@@ -111,11 +115,10 @@ final class SchemaHistoryText {
         return out;
     }
 
-    private static void line(StringBuilder b, String kind, String... fields) {
+    private static void line(StringBuilder b, String kind, Object... fields) {
         b.append(kind);
-        for (String f : fields) {
-            // lists are escaped item by item already; a field's own tabs and newlines cannot occur in them
-            b.append('\t').append(f.startsWith("\u0000") ? f.substring(1) : escapeField(f));
+        for (Object f : fields) {
+            b.append('\t').append(f instanceof Escaped e ? e.text() : escapeField((String) f));
         }
         b.append('\n');
     }

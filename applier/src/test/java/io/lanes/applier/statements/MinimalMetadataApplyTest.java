@@ -181,6 +181,70 @@ class MinimalMetadataApplyTest {
         return v instanceof BigInteger b ? b : BigInteger.valueOf(((Number) v).longValue());
     }
 
+    /**
+     * A log that starts after the tables were created, with the source's definitions from a schema file written by the
+     * real {@code mariadb-dump --no-data} (views, a trigger and DELIMITER blocks included), into a target whose tables
+     * the user created beforehand with their columns in another order than the source's (defect 14): the values go to
+     * the columns of their names, never by position.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.lanes.applier.testing.TestTarget#all")
+    void aSchemaFileExplainsALogThatStartsAfterTheTablesWereCreated(TestTarget target) throws Exception {
+        String db = "src_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime());
+        minimal.sql("CREATE DATABASE " + db + "; USE " + db + ";"
+                + " CREATE TABLE t (id INT UNSIGNED PRIMARY KEY, kind ENUM('a','b','c'), code BINARY(4), note"
+                + " VARCHAR(20), n TINYINT UNSIGNED);"
+                + " CREATE TABLE log (id INT AUTO_INCREMENT PRIMARY KEY, what VARCHAR(20));"
+                + " CREATE VIEW v AS SELECT id, kind FROM t;"
+                + " CREATE TRIGGER tr AFTER INSERT ON t FOR EACH ROW INSERT INTO log (what) VALUES ('x;y');"
+                + " FLUSH BINARY LOGS;"
+                + " INSERT INTO t VALUES (1, 'c', 0x61000000, 'one', 200), (4294967295, 'a', 0x00, NULL, 0);"
+                + " FLUSH BINARY LOGS;");
+        List<Path> all = minimal.binlogFiles();
+        Path only = temp.resolve(all.get(all.size() - 2).getFileName());
+        Files.copy(all.get(all.size() - 2), only);
+        Path schemaFile = temp.resolve("schema.sql");
+        Process dump = new ProcessBuilder("mariadb-dump", "--no-defaults", "-uroot", "-S", minimal.socket().toString(),
+                "--no-data", "--databases", db).redirectOutput(schemaFile.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        assertEquals(0, dump.waitFor(), "mariadb-dump");
+        assertTrue(Files.readString(schemaFile).contains("DELIMITER"), "the dump has a trigger block");
+        try (target) {
+            Dialect d = target.dialect();
+            String schema = "lt_" + ProcessHandle.current().pid() + "_pre_" + Long.toHexString(System.nanoTime());
+            target.dropOnClose(schema);
+            target.createSchema(schema);
+            String ckpt = target.newSchema("ckpt");
+            String binary = d.kind() == Dialect.Kind.POSTGRESQL ? "bytea" : "BINARY(4)";
+            String bigint = d.kind() == Dialect.Kind.MYSQL ? "INT UNSIGNED" : "BIGINT";
+            String qualifiedLog = d.qualify(schema, "log");
+            try (Connection c = target.session(); java.sql.Statement st = c.createStatement()) {
+                // the user's own tables: columns in another order than the source's
+                st.execute("CREATE TABLE " + d.qualify(schema, "t") + " (note VARCHAR(20), n SMALLINT, code " + binary
+                        + ", kind VARCHAR(5), id " + bigint + " PRIMARY KEY)");
+                st.execute("CREATE TABLE " + qualifiedLog + " (id INT PRIMARY KEY, what VARCHAR(20))");
+                if (!c.getAutoCommit()) {
+                    c.commit();
+                }
+            }
+            String url = d.kind() == Dialect.Kind.MYSQL ? target.url() + ckpt : target.url();
+            StatementLogs.run(StatementLogs.to(target, url, ckpt).source(only).workers(2).sourceSchemaFile(schemaFile)
+                    .mapping(SchemaMapping.builder().includeSchemas(db).rename(db, schema).build())).ok();
+            try (Connection c = target.session()) {
+                String hex = switch (d.kind()) {
+                    case POSTGRESQL -> "encode(code, 'hex')";
+                    case H2 -> "RAWTOHEX(code)";
+                    case MYSQL -> "HEX(code)";
+                };
+                assertEquals(List.of("1|c|61000000|one|200", "4294967295|a|00000000|null|0"), StatementLogs.query(c,
+                        "SELECT id, kind, LOWER(" + hex + "), note, n FROM " + d.qualify(schema, "t") + " ORDER BY id")
+                        .stream().map(r -> r.replace("NULL", "null")).toList());
+                assertEquals(List.of("1|x;y", "2|x;y"), StatementLogs.query(c, "SELECT id, what FROM " + qualifiedLog
+                        + " ORDER BY id"));
+            }
+        }
+    }
+
     /** Rows of a table whose CREATE TABLE is not in the log, with no schema file and no target table. */
     @Test
     void rowsNothingExplainsStopWithTheTableAndPosition() throws Exception {
