@@ -90,6 +90,13 @@ public final class ApplyCommand implements Callable<Integer> {
                     + "mariadb-gtid:POS (later runs resume after the target's checkpoint and need no start).")
     String sourceStart;
 
+    @Option(names = "--schema-file", paramLabel = "FILE",
+            description = "The source's table definitions where the log starts: mariadb-dump --no-data or mysqldump "
+                    + "--no-data output. Gives row events logged without column names (binlog_row_metadata MINIMAL, "
+                    + "the default, or NO_LOG) their columns, ENUM/SET members, signedness and BINARY lengths when the "
+                    + "log starts after the tables were created; the log's own DDL updates them (docs/schema-history.md).")
+    Path schemaFile;
+
     @Option(names = "--server-id", paramLabel = "ID", description = "This replica's server id for --source-server "
             + "(default: ${DEFAULT-VALUE}).")
     long serverId;
@@ -307,6 +314,9 @@ public final class ApplyCommand implements Callable<Integer> {
         }
         if (triggers != null) {
             extra.setProperty(LanesConfig.Option.TRIGGERS.key(), triggers);
+        }
+        if (schemaFile != null) {
+            extra.setProperty(LanesConfig.Option.SOURCE_SCHEMA_FILE.key(), schemaFile.toString());
         }
         if (collationMap != null) {
             extra.setProperty(LanesConfig.Option.COLLATION_MAP.key(), collationMap);

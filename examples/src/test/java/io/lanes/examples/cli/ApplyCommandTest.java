@@ -232,6 +232,19 @@ class ApplyCommandTest {
     }
 
     @Test
+    void schemaFileIsListedAndAnUnreadableOneStopsBeforeAnythingIsApplied() {
+        String help = String.join("\n", DumpCommandTest.run("apply", "--help").out());
+        assertTrue(help.contains("--schema-file") && help.replaceAll("\\s+", " ").contains("mysqldump --no-data"), help);
+        Path missing = temp.resolve("no-such-schema.sql");
+        String url = "jdbc:h2:" + temp.resolve("schema-file").toAbsolutePath();
+        Result r = DumpCommandTest.run("apply", "--source", TYPES.toString(), "--target", url, "--schema-file",
+                missing.toString());
+        assertTrue(r.code() != 0, r.err());
+        assertTrue(r.err().contains("cannot read the schema file " + missing), r.err());
+        assertTrue(r.err().contains("nothing was applied"), r.err());
+    }
+
+    @Test
     void helpDocumentsExitCodesAndDefaults() {
         Result r = DumpCommandTest.run("apply", "--help");
         assertEquals(0, r.code());
