@@ -82,6 +82,7 @@ public final class BinlogBridge {
     private final GtidState gtidState = new GtidState();
     private final WriteKeyHasher hasher = new WriteKeyHasher();
     private boolean foreignKeyChecksOffRunsAlone;
+    private boolean followSkippedDefinitions = true;
 
     /** A bridge whose statements pass {@link StatementFilter#defaults}: account management skipped. */
     public BinlogBridge(SchemaMapping mapping, TableMetadata metadata) {
@@ -115,6 +116,16 @@ public final class BinlogBridge {
 
     public TableMetadata metadata() {
         return metadata;
+    }
+
+    /**
+     * Whether the DDL of skipped transactions (already applied before a restart) still changes the schema history:
+     * true (the default) when the history starts from its seed and the skipped prefix brings it up to the checkpoint;
+     * false when it was restored as in force at the checkpoint, which already holds their changes. Call before the
+     * first transaction.
+     */
+    public void followSkippedDefinitions(boolean follow) {
+        this.followSkippedDefinitions = follow;
     }
 
     /** The schema history this bridge follows (read and changed on the dispatching thread only). */
@@ -253,7 +264,9 @@ public final class BinlogBridge {
             gtidState.add(t.gtid());
         }
         String position = position(t);
-        followDefinitions(t, position);
+        if (followSkippedDefinitions) {
+            followDefinitions(t, position);
+        }
         return position;
     }
 

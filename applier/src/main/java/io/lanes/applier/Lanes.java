@@ -134,6 +134,10 @@ public final class Lanes implements AutoCloseable {
     private SchemaMapping mapping;
     /** The source's table definitions; read and changed by the reading thread once started. */
     private io.lanes.applier.schema.SchemaHistory history = new io.lanes.applier.schema.SchemaHistory();
+    /** Where the history is kept beside the checkpoints (null: a custom sink, whose history is rebuilt on restart). */
+    private io.lanes.applier.schema.SchemaHistoryStore historyStore;
+    /** Whether the history was restored as in force at the checkpoint (skipped transactions then do not change it). */
+    private boolean historyRestored;
     private volatile java.util.function.LongSupplier skippedByErrorPolicy = () -> 0;
     private final io.lanes.applier.internal.StatementCounters statementCounters =
             new io.lanes.applier.internal.StatementCounters();
@@ -218,6 +222,7 @@ public final class Lanes implements AutoCloseable {
                             new FileCheckpointStore(config.sinkCheckpointDirectory), config.pipeline);
                     factory = sink.applierFactory();
                     store = sink.checkpointStore();
+                    historyStore = new io.lanes.applier.schema.FileSchemaHistoryStore(config.sinkCheckpointDirectory);
                 } catch (IOException ex) {
                     LanesException le = new LanesException("cannot use the checkpoint directory "
                             + config.sinkCheckpointDirectory + ": " + ex.getMessage(), null, ex);
@@ -240,6 +245,8 @@ public final class Lanes implements AutoCloseable {
                 skippedByErrorPolicy = jdbc::transactionsSkippedByErrorPolicy;
                 factory = jdbc.applierFactory();
                 store = jdbc.checkpointStore();
+                historyStore = new io.lanes.applier.schema.JdbcSchemaHistoryStore(jdbc.connections(), jdbc.dialect(),
+                        jdbc.checkpointTable().schema(), jdbc.checkpointTable().table() + "_schema_history");
                 CatalogTableMetadata catalog = new CatalogTableMetadata(jdbc.connections(), jdbc.catalog());
                 metadata = catalog;
                 metadataToClose = catalog;
@@ -256,6 +263,22 @@ public final class Lanes implements AutoCloseable {
             } catch (RuntimeException ex) {
                 closeMetadata();
                 throw failStart(StartChecks.cannotStart(config, ex));
+            }
+            if (rp.position() != null && historyStore != null) {
+                try {
+                    io.lanes.applier.schema.SchemaHistory restored = historyStore.load(config.pipeline, rp.position());
+                    if (restored != null) {
+                        history.replaceWith(restored);
+                        historyRestored = true;
+                        LOG.info("lanes pipeline '{}': schema history restored as in force at {} ({} tables)",
+                                config.pipeline, rp.position(), history.tables().size());
+                    }
+                } catch (Exception ex) {
+                    StartChecks.stopQuietly(e);
+                    closeMetadata();
+                    throw failStart(new LanesException("cannot read the schema history saved with the checkpoint "
+                            + rp.position() + ": " + ex.getMessage(), rp.position(), ex));
+                }
             }
             LanesException noStart = StartChecks.liveStart(config, rp);
             if (noStart != null) {
@@ -414,6 +437,7 @@ public final class Lanes implements AutoCloseable {
         Engine<SourceTransaction> e = engine;
         BinlogBridge bridge = new BinlogBridge(mapping, metadata, new io.lanes.applier.internal.StatementFilter(mapping,
                 config.applyAccountStatements, statementCounters), history);
+        bridge.followSkippedDefinitions(!historyRestored);
         JdbcTarget jdbc = jdbcTarget;
         bridge.foreignKeyChecksOffRunsAlone(jdbc != null && jdbc.dialect().kind() == Dialect.Kind.H2);
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(config.verifyChecksums).build();
@@ -488,7 +512,7 @@ public final class Lanes implements AutoCloseable {
                     order.check(t, baseName(t.endFile()) + ":" + t.endPosition()
                             + (t.gtid() == null ? "" : " (GTID " + t.gtid() + ")"));
                     if (resume.passing()) {
-                        resume.passed(bridge.skip(t));
+                        resume.passed(skip(bridge, t));
                         transactionsSkipped++;
                         continue;
                     }
@@ -599,7 +623,7 @@ public final class Lanes implements AutoCloseable {
                 }
                 if (prefix != null && prefix.take(raw, event)) {
                     for (BinlogTransaction t; (t = prefix.poll()) != null; ) {
-                        bridge.skip(t); // executed before the start: its GTID only
+                        skip(bridge, t); // executed before the start: its GTID (and definitions) only
                     }
                 } else if (event != null) {
                     sourceBytesRead += b.length;
@@ -788,6 +812,20 @@ public final class Lanes implements AutoCloseable {
         return t.events().isEmpty() ? -1 : t.events().get(t.events().size() - 1).header().timestamp() * 1000L;
     }
 
+    /**
+     * Passes over a transaction already applied (or before the start): its GTID and, unless the history was restored at
+     * the checkpoint, its definitions are followed; a changed history is saved at its position, so that a later restart
+     * restores it rather than needing this prefix again.
+     */
+    private String skip(BinlogBridge bridge, BinlogTransaction t) throws Exception {
+        long definitionsBefore = history.version();
+        String position = bridge.skip(t);
+        if (history.version() != definitionsBefore && historyStore != null) {
+            historyStore.save(config.pipeline, position, history);
+        }
+        return position;
+    }
+
     /** Converts and submits one transaction; false when the engine halted (the caller stops reading). */
     private boolean dispatch(Engine<SourceTransaction> e, BinlogBridge bridge, BinlogTransaction t) throws Exception {
         if (config.sourceClient != null && caughtUp) {
@@ -797,7 +835,12 @@ public final class Lanes implements AutoCloseable {
             }
         }
         currentPosition = baseName(t.endFile()) + ":" + t.endPosition();
+        long definitionsBefore = history.version();
         Transaction<SourceTransaction> txn = bridge.convert(t);
+        if (history.version() != definitionsBefore && historyStore != null) {
+            // saved before the transaction is applied: a restart whose checkpoint includes it loads this version
+            historyStore.save(config.pipeline, txn.position(), history);
+        }
         long rowCount = 0;
         for (Change c : txn.payload().changes()) {
             if (c instanceof RowChange) {

@@ -42,6 +42,28 @@ public record SourcePosition(String file, long offset, String gtidState) {
         }
     }
 
+    /**
+     * Orders positions of one source by file, then offset: files of one server by their numeric extension
+     * (bin.000009 before bin.000010), other names as text. GTID states are not compared.
+     */
+    public int compareFileAndOffset(SourcePosition other) {
+        int files = compareFiles(file, other.file);
+        return files != 0 ? files : Long.compare(offset, other.offset);
+    }
+
+    private static int compareFiles(String a, String b) {
+        int da = a.lastIndexOf('.');
+        int db = b.lastIndexOf('.');
+        if (da > 0 && db > 0 && a.substring(0, da).equals(b.substring(0, db))) {
+            try {
+                return Long.compare(Long.parseLong(a.substring(da + 1)), Long.parseLong(b.substring(db + 1)));
+            } catch (NumberFormatException notNumbered) {
+                // compared as names below
+            }
+        }
+        return a.compareTo(b);
+    }
+
     @Override
     public String toString() {
         return file + ":" + offset + (gtidState.isEmpty() ? "" : GTID_MARK + gtidState);

@@ -245,6 +245,82 @@ class MinimalMetadataApplyTest {
         }
     }
 
+    /** Runs {@code sql} (ending with FLUSH BINARY LOGS) and returns a copy of the binlog file it was written to. */
+    private Path step(String sql) throws Exception {
+        List<Path> before = minimal.binlogFiles();
+        Path current = before.get(before.size() - 1);
+        minimal.sql(sql + " FLUSH BINARY LOGS;");
+        Path copy = temp.resolve(current.getFileName());
+        Files.copy(current, copy, StandardCopyOption.REPLACE_EXISTING);
+        return copy;
+    }
+
+    /**
+     * A restart whose input no longer holds the CREATE TABLE (the first file archived) continues with the definitions
+     * in force at its checkpoint, restored from beside the checkpoint: the ALTER TABLE of the second file (a column added
+     * FIRST, an ENUM member added) is already in them, so the skipped second file does not apply it twice, and the
+     * third file's rows get the right names, members and lengths. Without the saved history the table is unknown after
+     * the restart (its CREATE TABLE is gone): the sink stops, and a PostgreSQL target, whose ADD COLUMN cannot place a
+     * column first, would take its catalog's order.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targetsAndSink")
+    void aRestartContinuesWithTheDefinitionsInForceAtItsCheckpoint(String where) throws Exception {
+        String db = "src_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime());
+        Path a = step("CREATE DATABASE " + db + "; USE " + db + "; CREATE TABLE t (id INT PRIMARY KEY,"
+                + " e ENUM('p','q'), b BINARY(3)); INSERT INTO t VALUES (1, 'q', 0x01);");
+        Path b = step("USE " + db + "; ALTER TABLE t ADD COLUMN c INT UNSIGNED FIRST, MODIFY e ENUM('p','q','r');"
+                + " INSERT INTO t VALUES (4294967295, 2, 'r', 0x02);");
+        Path c = step("USE " + db + "; INSERT INTO t VALUES (7, 3, 'q', NULL); UPDATE t SET e = 'p' WHERE id = 1;");
+        SchemaMapping mapping = SchemaMapping.builder().includeSchemas(db).build();
+        if (where.equals("sink")) {
+            Path ckpt = temp.resolve("ckpt-restart");
+            List<SourceTransaction> delivered = Collections.synchronizedList(new ArrayList<>());
+            io.lanes.applier.sink.TransactionSink sink = (t, worker) -> {
+                delivered.add(t);
+                return CompletableFuture.completedFuture(null);
+            };
+            StatementLogs.run(Lanes.builder().source(a, b).workers(2).mapping(mapping).sink(sink, ckpt)).ok();
+            delivered.clear();
+            StatementLogs.run(Lanes.builder().source(b, c).workers(2).mapping(mapping).sink(sink, ckpt)).ok();
+            List<RowChange> rows = new ArrayList<>();
+            delivered.forEach(t -> t.changes().stream().filter(ch -> ch instanceof RowChange)
+                    .forEach(ch -> rows.add((RowChange) ch)));
+            assertEquals(2, rows.size(), rows.toString());
+            RowChange insert = rows.stream().filter(r -> r.kind() == RowChange.Kind.INSERT).findFirst().orElseThrow();
+            assertEquals(List.of("c", "id", "e", "b"), insert.after().columns());
+            assertEquals(7L, ((Number) insert.after().value("c")).longValue());
+            assertEquals("q", ((io.lanes.applier.value.EnumValue) insert.after().value("e")).name());
+            RowChange update = rows.stream().filter(r -> r.kind() == RowChange.Kind.UPDATE).findFirst().orElseThrow();
+            assertEquals("p", ((io.lanes.applier.value.EnumValue) update.after().value("e")).name());
+            assertEquals(3, ((byte[]) update.after().value("b")).length, "BINARY(3) padded");
+            return;
+        }
+        try (TestTarget target = switch (where) {
+            case "H2" -> TestTarget.h2();
+            case "POSTGRESQL" -> TestTarget.postgres();
+            default -> TestTarget.mariadb();
+        }) {
+            Dialect d = target.dialect();
+            String schema = "lt_" + ProcessHandle.current().pid() + "_rs_" + Long.toHexString(System.nanoTime());
+            target.dropOnClose(schema);
+            String ckpt = target.newSchema("ckpt");
+            String url = d.kind() == Dialect.Kind.MYSQL ? target.url() + ckpt : target.url();
+            SchemaMapping renamed = SchemaMapping.builder().includeSchemas(db).rename(db, schema).build();
+            StatementLogs.run(StatementLogs.to(target, url, ckpt).source(a, b).workers(2).mapping(renamed)).ok();
+            StatementLogs.run(StatementLogs.to(target, url, ckpt).source(b, c).workers(2).mapping(renamed)).ok();
+            try (Connection conn = target.session()) {
+                assertEquals(List.of("null|1|p", "4294967295|2|r", "7|3|q"), StatementLogs.query(conn,
+                        "SELECT c, id, e FROM " + d.qualify(schema, "t") + " ORDER BY id").stream()
+                        .map(r -> r.replace("NULL", "null")).toList());
+            }
+        }
+    }
+
+    static Stream<String> targetsAndSink() {
+        return Stream.of("sink", "H2", "POSTGRESQL", "MARIADB");
+    }
+
     /** Rows of a table whose CREATE TABLE is not in the log, with no schema file and no target table. */
     @Test
     void rowsNothingExplainsStopWithTheTableAndPosition() throws Exception {
