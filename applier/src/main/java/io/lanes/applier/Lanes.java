@@ -124,6 +124,8 @@ public final class Lanes implements AutoCloseable {
     private volatile RecoveryPoint recoveryPoint;
     private volatile Throwable failure;
     private volatile boolean caughtUp;
+    /** Whether a caller was already thrown this pipeline's failure (close() then logs rather than throws it). */
+    private volatile boolean failureReported;
     private final AtomicLong caughtUpCount = new AtomicLong();
     private volatile long startNanos;
     private volatile long stopNanos;
@@ -302,6 +304,7 @@ public final class Lanes implements AutoCloseable {
 
     private LanesException failStart(LanesException e) {
         failure = e;
+        failureReported = true;
         state = State.FAILED;
         readerFinished.countDown(); // no reading thread will run: waiters must not wait for it
         return e;
@@ -326,6 +329,7 @@ public final class Lanes implements AutoCloseable {
         while (true) {
             Throwable f = failure;
             if (f != null && readerFinished.getCount() == 0) {
+                failureReported = true;
                 throw asLanesException(f);
             }
             if (config.sourceClient == null ? caughtUp : caughtUpCount.get() > seen) {
@@ -415,12 +419,17 @@ public final class Lanes implements AutoCloseable {
         return recoveryPoint;
     }
 
-    /** {@link #stop()}, with a failure logged rather than thrown when one was already reported by {@link #stop()}. */
+    /**
+     * {@link #stop()}, not throwing a failure already thrown to the caller by {@link #start()}, {@link #awaitCaughtUp}
+     * or {@link #stop()} (so that a try-with-resources block reports it once).
+     */
     @Override
     public void close() throws InterruptedException {
         boolean reported;
         synchronized (lifecycle) {
-            reported = finalStats != null;
+            // Reported already by awaitCaughtUp or stop(): thrown again here, a try-with-resources would add it as
+            // suppressed to the first report, whose cause it shares, and the trace would print [CIRCULAR REFERENCE].
+            reported = finalStats != null || failureReported;
         }
         try {
             stop();

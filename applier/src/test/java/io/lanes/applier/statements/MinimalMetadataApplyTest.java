@@ -331,13 +331,21 @@ class MinimalMetadataApplyTest {
         Path only = temp.resolve(all.get(all.size() - 2).getFileName());
         Files.copy(all.get(all.size() - 2), only); // the file with the INSERT only
         List<SourceTransaction> delivered = Collections.synchronizedList(new ArrayList<>());
-        StatementLogs.Run run = StatementLogs.run(Lanes.builder().source(only).workers(1)
+        LanesException e = null;
+        // the way an embedding application runs it: try-with-resources
+        try (Lanes lanes = Lanes.builder().source(only).workers(1)
                 .mapping(SchemaMapping.builder().includeSchemas(db).build())
                 .sink((t, worker) -> {
                     delivered.add(t);
                     return CompletableFuture.completedFuture(null);
-                }, temp.resolve("ckpt-unexplained")));
-        LanesException e = run.failed();
+                }, temp.resolve("ckpt-unexplained")).build()) {
+            lanes.start();
+            lanes.awaitCaughtUp(java.time.Duration.ofMinutes(1));
+        } catch (LanesException failed) {
+            e = failed;
+        }
+        assertNotNull(e, "the pipeline should have failed");
+        assertEquals(0, e.getSuppressed().length, "reported once");
         UnexplainedRowsException cause = findCause(e, UnexplainedRowsException.class);
         assertNotNull(cause, e.toString());
         assertEquals(db, cause.table().schema());
