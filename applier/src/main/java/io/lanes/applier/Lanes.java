@@ -571,6 +571,9 @@ public final class Lanes implements AutoCloseable {
         StartPrefix prefix = from.position() == null ? StartPrefix.before(start) : null;
         try (ReplicationClient client = config.sourceClient
                 .startPosition(prefix == null ? start : prefix.dumpFrom()).build()) {
+            if (!historyRestored) {
+                seedFromSource(client);
+            }
             ServerInfo atConnect = client.start();
             liveClient = client;
             if (!config.sourceStatusInterval.isZero()) {
@@ -648,6 +651,24 @@ public final class Lanes implements AutoCloseable {
                     targetSequence = lastSequence;
                 }
             }
+        }
+    }
+
+    /**
+     * Adds the definitions of the source's tables that neither a schema file nor a saved history gave, from its
+     * information_schema. A server that refuses is logged: the log's own DDL and the target's catalog remain, and a
+     * row event none of them explains stops the pipeline naming its table.
+     */
+    private void seedFromSource(ReplicationClient client) {
+        try {
+            int added = io.lanes.applier.schema.InformationSchemaSeed.seed(history, mapping, client::queryRows,
+                    "the source's information_schema");
+            LOG.info("lanes pipeline '{}': {} table definitions from the source's information_schema", config.pipeline,
+                    added);
+        } catch (io.lanes.binlog.replication.ReplicationException e) {
+            LOG.warn("lanes pipeline '{}': cannot read the source's information_schema ({}): row events logged "
+                    + "without column names rely on the log's own DDL, a schema file (lanes.source.schema-file) or "
+                    + "the target's catalog", config.pipeline, e.getMessage());
         }
     }
 

@@ -81,6 +81,18 @@ public final class SchemaHistory {
      * @return whether a definition changed
      */
     public boolean apply(String sql, String defaultDatabase, long sqlMode, String where) {
+        return follow(sql, defaultDatabase, sqlMode, where, "the log at " + where);
+    }
+
+    /**
+     * Like {@link #apply}, for definitions from elsewhere than the log (a schema file, the source's information_schema):
+     * {@code origin} is what {@link SourceTable#origin()} says.
+     */
+    public boolean define(String sql, String defaultDatabase, String origin) {
+        return follow(sql, defaultDatabase, 0, origin, origin);
+    }
+
+    private boolean follow(String sql, String defaultDatabase, long sqlMode, String where, String origin) {
         String db = defaultDatabase == null || defaultDatabase.isEmpty() ? null : defaultDatabase;
         MySqlDdl.Statement statement;
         try {
@@ -90,7 +102,7 @@ public final class SchemaHistory {
         }
         long before = version;
         try {
-            applyParsed(statement, where);
+            applyParsed(statement, origin);
         } catch (RuntimeException inconsistent) {
             // e.g. ALTER of a column the history does not have: the definition it holds is not the source's
             return forget(sql, db, sqlMode, where, inconsistent.getMessage());
@@ -115,7 +127,7 @@ public final class SchemaHistory {
                 db = use;
                 continue;
             }
-            apply(s.sql(), db, 0, origin + " line " + s.line());
+            define(s.sql(), db, origin + " line " + s.line());
         }
     }
 
@@ -125,7 +137,7 @@ public final class SchemaHistory {
             return false; // not a table statement (a DML of a statement-based log, a GRANT, ...)
         }
         tables.remove(target);
-        lost.put(target, "the statement at " + where + " could not be followed (" + reason + ")");
+        lost.put(target, "the statement at " + where + " could not be read (" + reason + ")");
         version++;
         return true;
     }
@@ -164,8 +176,7 @@ public final class SchemaHistory {
         return null;
     }
 
-    private void applyParsed(MySqlDdl.Statement statement, String where) {
-        String origin = "the log at " + where;
+    private void applyParsed(MySqlDdl.Statement statement, String origin) {
         if (statement instanceof MySqlDdl.CreateTable c) {
             TableRef ref = ref(c.table());
             if (c.ifNotExists() && tables.containsKey(ref)) {

@@ -452,6 +452,41 @@ public final class ReplicationClient implements AutoCloseable {
         return SourceConnector.binlogStatus(answers, System.currentTimeMillis());
     }
 
+    /**
+     * Runs read-only statements (for instance SELECTs of {@code information_schema}) over a short connection of its own
+     * (same address, account and TLS; the stream is not disturbed), all in one round trip. Works before {@link #start()}
+     * and after {@link #close()}. Any thread.
+     *
+     * @return per statement, its rows; each value as the server's text, or null for NULL
+     * @throws ReplicationException kind SERVER_ERROR naming the statement when the server answers one with an error;
+     *     CONNECTION when the server cannot be reached; AUTHENTICATION, TLS, PROTOCOL as for {@link #start()}
+     */
+    public java.util.List<java.util.List<java.util.List<String>>> queryRows(java.util.List<String> statements) {
+        EventLoopGroup loops = eventLoops != null ? eventLoops : SharedEventLoops.GROUP;
+        SourceConnector side = new SourceConnector(settings, loops, settings::address);
+        java.util.List<Object> answers;
+        try {
+            answers = side.query(statements);
+        } catch (IOException e) {
+            throw new ReplicationException(Kind.CONNECTION, settings.address() + ": " + e.getMessage(), 0, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ReplicationException(Kind.CONNECTION, "interrupted while querying " + settings.address());
+        }
+        java.util.List<java.util.List<java.util.List<String>>> out = new java.util.ArrayList<>();
+        for (int i = 0; i < answers.size(); i++) {
+            if (answers.get(i) instanceof io.lanes.binlog.replication.internal.TextQuery.Result r) {
+                out.add(r.rows());
+            } else {
+                io.lanes.binlog.replication.internal.ServerError err =
+                        (io.lanes.binlog.replication.internal.ServerError) answers.get(i);
+                throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " refused " + statements.get(i)
+                        + ": " + err, err.code(), null);
+            }
+        }
+        return out;
+    }
+
     /** When the last heartbeat from the server arrived (epoch milliseconds), 0 before any. Any thread. */
     public long lastHeartbeatMillis() {
         return tracker.lastHeartbeatMillis();
