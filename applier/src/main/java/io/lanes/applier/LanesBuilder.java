@@ -213,7 +213,8 @@ public final class LanesBuilder {
     /**
      * A user sink instead of a JDBC target: {@code factory} makes one applier per worker, {@code checkpoints} stores the
      * checkpoints (a transactional sink writes them with its data for exactly-once; a file store gives at-least-once).
-     * Column names come from the binlog (binlog_row_metadata=FULL), unique keys from {@code metadata} (null: none known,
+     * Column names come from the binlog (binlog_row_metadata=FULL) or the schema history (docs/schema-history.md), unique
+     * keys from {@code metadata}, else from the schema history (null: none known,
      * so every row transaction runs alone under the writeset scheduler).
      */
     public LanesBuilder sink(ApplierFactory<SourceTransaction> factory, CheckpointStore checkpoints,
@@ -230,7 +231,8 @@ public final class LanesBuilder {
      * A CDC sink instead of a JDBC target: transactions are delivered to {@code sink} on worker threads in dependency
      * order, and a worker's checkpoint is written to a file in {@code checkpointDirectory} only after the sink
      * acknowledged everything it covers (at-least-once: see {@link io.lanes.applier.sink.TransactionSink}). Column names
-     * come from the binlog (binlog_row_metadata=FULL).
+     * come from the binlog (binlog_row_metadata=FULL), else from the schema history, which is saved beside the
+     * checkpoints in the same directory (docs/schema-history.md).
      */
     public LanesBuilder sink(io.lanes.applier.sink.TransactionSink sink, Path checkpointDirectory) {
         this.transactionSink = Objects.requireNonNull(sink, "sink");

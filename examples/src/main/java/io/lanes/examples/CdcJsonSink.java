@@ -29,7 +29,9 @@ import java.util.stream.Stream;
  * order), and a worker's checkpoint file is written only after the downstream acknowledged everything it covers.
  * Delivery is at-least-once: after a failed acknowledgement or a crash, unacknowledged (and acknowledged but not yet
  * checkpointed) transactions come again, so consumers deduplicate by {@code position} + {@code index}. Column names come
- * from the binlog, so the source must log binlog_row_metadata=FULL.
+ * from the binlog when it carries them (binlog_row_metadata=FULL), otherwise from the schema history (the log's own
+ * CREATE/ALTER TABLE, a schema file, or a live source's information_schema; docs/schema-history.md): the servers'
+ * default metadata works.
  */
 public final class CdcJsonSink implements TransactionSink {
     private final Downstream downstream;

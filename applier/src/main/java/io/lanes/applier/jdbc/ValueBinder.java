@@ -164,7 +164,8 @@ public final class ValueBinder {
             } else if (e.name() != null) {
                 bindString(ps, index, column, category, e.name());
             } else {
-                throw fail(column, value, "the ENUM member names are unknown (log with binlog_row_metadata=FULL)");
+                throw fail(column, value, "the ENUM member names are unknown (log with binlog_row_metadata=FULL, or give the "
+                        + "table's definition: lanes.source.schema-file)");
             }
         } else if (value instanceof SetValue set) {
             if (category == Category.INTEGER || category == Category.DECIMAL || set.members() == null
@@ -173,7 +174,8 @@ public final class ValueBinder {
             } else if (set.members() != null) {
                 bindString(ps, index, column, category, set.text());
             } else {
-                throw fail(column, value, "the SET member names are unknown (log with binlog_row_metadata=FULL)");
+                throw fail(column, value, "the SET member names are unknown (log with binlog_row_metadata=FULL, or give the "
+                        + "table's definition: lanes.source.schema-file)");
             }
         } else if (value instanceof float[] vector) {
             bindVector(ps, index, column, category, vector);
