@@ -254,6 +254,15 @@ public final class Lanes implements AutoCloseable {
                 metadataToClose = catalog;
                 mapping = jdbc.mapping();
             }
+            if (historyStore != null) {
+                try {
+                    historyStore.prepare();
+                } catch (Exception ex) {
+                    closeMetadata();
+                    throw failStart(new LanesException("cannot prepare the schema history store beside the checkpoint: "
+                            + ex.getMessage() + "; nothing was applied", null, ex));
+                }
+            }
             Engine<SourceTransaction> e = Engine.builder(factory).checkpointStore(store).scheduler(config.newScheduler())
                     .workers(config.workers).commitOrder(config.commitOrder).maxBatchTransactions(config.blockCommit)
                     .checkpointGroupSize(config.checkpointGroupSize).checkpointPeriod(config.checkpointPeriod)
@@ -851,9 +860,18 @@ public final class Lanes implements AutoCloseable {
         long definitionsBefore = history.version();
         String position = bridge.skip(t);
         if (history.version() != definitionsBefore && historyStore != null) {
-            historyStore.save(config.pipeline, position, history);
+            saveHistory(position);
         }
         return position;
+    }
+
+    private void saveHistory(String position) {
+        try {
+            historyStore.save(config.pipeline, position, history);
+        } catch (Exception ex) {
+            throw new LanesException("cannot save the schema history at " + position + " beside the checkpoint: "
+                    + ex.getMessage() + "; the transaction there was not applied", position, ex);
+        }
     }
 
     /** Converts and submits one transaction; false when the engine halted (the caller stops reading). */
@@ -869,7 +887,7 @@ public final class Lanes implements AutoCloseable {
         Transaction<SourceTransaction> txn = bridge.convert(t);
         if (history.version() != definitionsBefore && historyStore != null) {
             // saved before the transaction is applied: a restart whose checkpoint includes it loads this version
-            historyStore.save(config.pipeline, txn.position(), history);
+            saveHistory(txn.position());
         }
         long rowCount = 0;
         for (Change c : txn.payload().changes()) {

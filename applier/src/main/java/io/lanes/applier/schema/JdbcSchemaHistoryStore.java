@@ -46,6 +46,13 @@ public final class JdbcSchemaHistoryStore implements SchemaHistoryStore {
         created = true;
     }
 
+    @Override
+    public void prepare() throws SQLException {
+        try (Connection c = open()) {
+            createIfAbsent(c);
+        }
+    }
+
     private Connection open() throws SQLException {
         Connection c = connections.open();
         dialect.initSession(c);

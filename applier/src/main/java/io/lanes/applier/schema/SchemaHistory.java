@@ -284,6 +284,9 @@ public final class SchemaHistory {
             name = "decimal";
         } else if (name.equals("real")) {
             name = "double";
+        } else if (name.equals("float") && params.size() == 1 && type.param(0) != null && type.param(0) > 24) {
+            name = "double"; // FLOAT(p) with p 25..53 is a DOUBLE
+            params = List.of();
         } else if (name.equals("int1") || name.equals("int2") || name.equals("int3") || name.equals("int4")
                 || name.equals("int8") || name.equals("middleint")) {
             name = switch (name) {

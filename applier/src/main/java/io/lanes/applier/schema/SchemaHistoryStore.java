@@ -12,6 +12,10 @@ import io.lanes.applier.SourcePosition;
  * <p>Called by the pipeline's reading thread only.
  */
 public interface SchemaHistoryStore {
+    /** Creates what the store needs (a table), before the pipeline's workers open transactions. */
+    default void prepare() throws Exception {
+    }
+
     /** Saves {@code history} as in force after the transaction ending at {@code position}. */
     void save(String pipeline, String position, SchemaHistory history) throws Exception;
 
