@@ -705,7 +705,10 @@ public final class EngineRuntime<P> {
                 if (ready) {
                     return;
                 }
-                if (phase == HALTED) {
+                // STOPPED too: an abort halts and then stops; a dispatcher parked across both saw neither change of
+                // its wait condition nor HALTED, and waited forever (seen: LanesTest's abort hung the reading thread)
+                int ph = phase;
+                if (ph == HALTED || ph == STOPPED) {
                     throw failedWhileDispatching();
                 }
                 if (Thread.interrupted()) {
