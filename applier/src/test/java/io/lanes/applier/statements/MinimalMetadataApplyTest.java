@@ -43,21 +43,23 @@ class MinimalMetadataApplyTest {
     static final String TYPES = """
             CREATE TABLE t (id BIGINT UNSIGNED PRIMARY KEY, y YEAR, i64 BIGINT, ti TINYINT UNSIGNED, si SMALLINT,
               mi MEDIUMINT UNSIGNED, i INT UNSIGNED, dd DECIMAL(20,0) UNSIGNED, e ENUM('small','medium','large'),
-              s SET('a','b','c'), b BINARY(16), v VARCHAR(10));
+              s SET('a','b','c'), b BINARY(16), v VARCHAR(10), f DOUBLE UNSIGNED, bt BIT(3), y2 YEAR, t8 TINYINT,
+              m24 MEDIUMINT);
             INSERT INTO t VALUES (1, 2000, -9223372036854775808, 255, -32768, 16777215, 4294967295,
-              18446744073709551615, 'large', 'a,c', 0x41, 'x'),
-              (18446744073709551615, 2155, 9223372036854775807, 0, 32767, 0, 0, 0, 'small', '', 0x0000410000, 'y');
+              18446744073709551615, 'large', 'a,c', 0x41, 'x', 1.5, b'101', 1999, -128, -8388608),
+              (18446744073709551615, 2155, 9223372036854775807, 0, 32767, 0, 0, 0, 'small', '', 0x0000410000, 'y',
+              0, b'0', 2001, 127, 8388607);
             ALTER TABLE t ADD COLUMN added INT UNSIGNED AFTER y, DROP COLUMN v, MODIFY e ENUM('small','medium','large','huge');
-            INSERT INTO t VALUES (2, 1901, 4294967295, -1, 1, 2, 3, 4, 5, 'huge', 'b', NULL);
+            INSERT INTO t VALUES (2, 1901, 4294967295, -1, 1, 2, 3, 4, 5, 'huge', 'b', NULL, 2.5, b'111', 2155, -1, -1);
             UPDATE t SET e = 'medium' WHERE id = 1;
             """;
 
     static final List<String> EXPECTED = List.of(
             "1|2000|null|-9223372036854775808|255|-32768|16777215|4294967295|18446744073709551615|medium|a,c|"
-                    + "41000000000000000000000000000000",
-            "2|1901|4294967295|-1|1|2|3|4|5|huge|b|null",
+                    + "41000000000000000000000000000000|1999|-128|-8388608",
+            "2|1901|4294967295|-1|1|2|3|4|5|huge|b|null|2155|-1|-1",
             "18446744073709551615|2155|null|9223372036854775807|0|32767|0|0|0|small||"
-                    + "00004100000000000000000000000000");
+                    + "00004100000000000000000000000000|2001|127|8388607");
 
     static MariaDbServer minimal;
     static MariaDbServer noLog;
@@ -127,7 +129,7 @@ class MinimalMetadataApplyTest {
                     case MYSQL -> "HEX(b)";
                 };
                 List<String> rows = StatementLogs.query(c, "SELECT id, y, added, i64, ti, si, mi, i, dd, e, s, "
-                        + "LOWER(" + hex + ") FROM " + d.qualify(schema, "t") + " ORDER BY id");
+                        + "LOWER(" + hex + "), y2, t8, m24 FROM " + d.qualify(schema, "t") + " ORDER BY id");
                 assertEquals(EXPECTED, rows.stream().map(r -> r.replace("NULL", "null")).toList(), metadata + " into "
                         + d.kind());
             }
@@ -159,7 +161,10 @@ class MinimalMetadataApplyTest {
         assertEquals(4, rows.size(), rows.toString());
         RowChange first = rows.stream().filter(r -> r.kind() == RowChange.Kind.INSERT
                 && BigInteger.ONE.equals(toBig(r.after().value("id")))).findFirst().orElseThrow();
-        assertEquals(List.of("id", "y", "i64", "ti", "si", "mi", "i", "dd", "e", "s", "b", "v"), first.after().columns());
+        assertEquals(List.of("id", "y", "i64", "ti", "si", "mi", "i", "dd", "e", "s", "b", "v", "f", "bt", "y2", "t8",
+                "m24"), first.after().columns());
+        assertEquals(-128, ((Number) first.after().value("t8")).intValue());
+        assertEquals(-8388608, ((Number) first.after().value("m24")).intValue());
         assertEquals(-9223372036854775808L, first.after().value("i64"));
         assertEquals(255, ((Number) first.after().value("ti")).intValue());
         assertEquals(4294967295L, ((Number) first.after().value("i")).longValue());
@@ -168,8 +173,8 @@ class MinimalMetadataApplyTest {
         assertEquals(16, ((byte[]) first.after().value("b")).length);
         RowChange afterAlter = rows.stream().filter(r -> r.kind() == RowChange.Kind.INSERT
                 && BigInteger.TWO.equals(toBig(r.after().value("id")))).findFirst().orElseThrow();
-        assertEquals(List.of("id", "y", "added", "i64", "ti", "si", "mi", "i", "dd", "e", "s", "b"),
-                afterAlter.after().columns(), "the definition after the ALTER TABLE");
+        assertEquals(List.of("id", "y", "added", "i64", "ti", "si", "mi", "i", "dd", "e", "s", "b", "f", "bt", "y2", "t8",
+                "m24"), afterAlter.after().columns(), "the definition after the ALTER TABLE");
         assertEquals("huge", ((io.lanes.applier.value.EnumValue) afterAlter.after().value("e")).name());
     }
 
