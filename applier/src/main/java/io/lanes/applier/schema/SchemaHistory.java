@@ -93,6 +93,9 @@ public final class SchemaHistory {
     }
 
     private boolean follow(String sql, String defaultDatabase, long sqlMode, String where, String origin) {
+        if (!mayDefine(sql)) {
+            return false; // a data statement of a statement-based log, SET, GRANT, ...: not tokenized at all
+        }
         String db = defaultDatabase == null || defaultDatabase.isEmpty() ? null : defaultDatabase;
         MySqlDdl.Statement statement;
         try {
@@ -140,6 +143,46 @@ public final class SchemaHistory {
         lost.put(target, "the statement at " + where + " could not be read (" + reason + ")");
         version++;
         return true;
+    }
+
+    /**
+     * Whether a statement may change a definition: its first word (after whitespace and plain comments) is CREATE,
+     * ALTER, DROP or RENAME, or it starts with an executable comment (whose content is SQL). A cheap look, so that the
+     * data statements of a statement-based log are not parsed.
+     */
+    static boolean mayDefine(String sql) {
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (sql.startsWith("/*!", i) || sql.startsWith("/*M!", i)) {
+                return true;
+            } else if (sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                if (end < 0) {
+                    return false;
+                }
+                i = end + 2;
+            } else if (sql.startsWith("--", i) || c == '#') {
+                int end = sql.indexOf('\n', i);
+                if (end < 0) {
+                    return false;
+                }
+                i = end + 1;
+            } else {
+                break;
+            }
+        }
+        for (String word : new String[] {"CREATE", "ALTER", "DROP", "RENAME"}) {
+            if (sql.regionMatches(true, i, word, 0, word.length())
+                    && (i + word.length() == n || !Character.isLetterOrDigit(sql.charAt(i + word.length()))
+                    && sql.charAt(i + word.length()) != '_')) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The table a CREATE/ALTER/DROP/RENAME TABLE statement names first, by tokens alone; null for other statements. */

@@ -37,6 +37,20 @@ class SqlScriptTest {
     }
 
     @Test
+    void onlyStatementsThatMayDefineTablesAreParsed() {
+        assertEquals(true, SchemaHistory.mayDefine("  /* c */ create table t (a int)"));
+        assertEquals(true, SchemaHistory.mayDefine("-- x\nALTER TABLE t DROP a"));
+        assertEquals(true, SchemaHistory.mayDefine("/*!40000 ALTER TABLE t DISABLE KEYS */"));
+        assertEquals(true, SchemaHistory.mayDefine("RENAME TABLE a TO b"));
+        assertEquals(true, SchemaHistory.mayDefine("drop\ttable t"));
+        assertEquals(false, SchemaHistory.mayDefine("INSERT INTO t VALUES (1)"));
+        assertEquals(false, SchemaHistory.mayDefine("CREATED_AT = 1"));
+        assertEquals(false, SchemaHistory.mayDefine("DROP_X"));
+        assertEquals(false, SchemaHistory.mayDefine("/* unterminated"));
+        assertEquals(false, SchemaHistory.mayDefine(""));
+    }
+
+    @Test
     void floatWithADoublesPrecisionIsADouble() {
         SchemaHistory h = new SchemaHistory();
         h.apply("CREATE TABLE t (a FLOAT(30), b FLOAT(10), c FLOAT(7,2), d REAL, e NUMERIC(5,2), f BOOL)", "db", 0,
