@@ -75,6 +75,9 @@ import java.util.Set;
  * <p>Not thread-safe: one dispatching thread converts transactions in source order (the GTID state follows them).
  */
 public final class BinlogBridge {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BinlogBridge.class);
+    /** Tables whose row events were matched to the target's catalog by position (warned about once each). */
+    private final Set<TableRef> matchedByPosition = new java.util.HashSet<>();
     private final SchemaMapping mapping;
     private final TableMetadata metadata;
     private final StatementFilter statementFilter;
@@ -479,6 +482,14 @@ public final class BinlogBridge {
             throw new IllegalStateException("table `" + map.schema() + "`.`" + map.table() + "` at " + position
                     + ": the row event has " + map.columns().size() + " columns but the target table has "
                     + shape.columns().size() + " (without column names in the binlog they are matched by position)");
+        }
+        TableRef table = new TableRef(map.schema(), map.table());
+        if (matchedByPosition.add(table)) {
+            String why = history.whyUnknown(map.schema(), map.table());
+            LOG.warn("table {} at {}: the binlog has no column names and the schema history does not know the table "
+                    + "({}): its values are matched to the target table's columns by position, whose order must be the "
+                    + "source's; give a schema file (lanes.source.schema-file) to have them matched by name", table,
+                    position, why != null ? why : "no CREATE TABLE for it in the log, a schema file or the source");
         }
         return shape.columns();
     }
