@@ -44,7 +44,7 @@ import java.util.Objects;
  *   <li>{@link Duration} (MySQL TIME) as text {@code [-]H:MM:SS.ffffff} into MySQL TIME and PostgreSQL interval, as a
  *       Duration into H2 INTERVAL, as a {@link LocalTime} into a TIME column when within 0..24 h, else an error;
  *   <li>{@link ZeroDate} and the decoder's {@link MysqlDate}/{@link MysqlDateTime} (zero or impossible calendar dates
- *       that {@code java.time} cannot hold) by the {@link ZeroDatePolicy}; the decoder's {@link MysqlTime} (TIME outside
+ *       that {@code java.time} cannot hold) as they are into MySQL/MariaDB, by the {@link ZeroDatePolicy} elsewhere; the decoder's {@link MysqlTime} (TIME outside
  *       0..24 h) as its {@link Duration};
  *   <li>{@code byte[]} into binary columns as is, into text columns decoded with the source column's charset;
  *   <li>{@link JsonText} and strings into JSON/JSONB (PostgreSQL as an untyped parameter the server parses), H2 JSON
@@ -105,6 +105,12 @@ public final class ValueBinder {
             value = time.toDuration();
         }
         if (value instanceof ZeroDate || value instanceof MysqlDate || value instanceof MysqlDateTime) {
+            if (dialect.kind() == Dialect.Kind.MYSQL) {
+                // A MySQL/MariaDB target holds zero dates as the source did (the apply session's sql_mode allows
+                // them): written as they are, never as NULL. The policy is for targets that cannot hold one.
+                ps.setString(index, value instanceof ZeroDate z ? z.text() : value.toString());
+                return;
+            }
             if (options.zeroDates() == ZeroDatePolicy.TO_NULL) {
                 bindNull(ps, index, column, category);
                 return;
