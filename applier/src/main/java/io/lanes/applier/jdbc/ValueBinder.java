@@ -228,7 +228,7 @@ public final class ValueBinder {
                     int width = column.size() > 0 ? column.size() : 64 - Long.numberOfLeadingZeros(v | 1);
                     bindBit(ps, index, column, category, new BitValue(v, width));
                 } else {
-                    ps.setLong(index, v);
+                    bindUnsignedLong(ps, index, v);
                 }
             }
             case TEXT -> ps.setString(index, original instanceof Boolean b ? (b ? "1" : "0") : Long.toString(v));
@@ -406,6 +406,19 @@ public final class ValueBinder {
         }
     }
 
+    /**
+     * The 64 bits of a BIT value as the unsigned number MySQL/MariaDB compare a BIT column with: a negative long (the
+     * top bit set) is stored right but never equals the column in a WHERE clause, so the row lookup of a keyless table
+     * found nothing.
+     */
+    private static void bindUnsignedLong(PreparedStatement ps, int index, long bits) throws SQLException {
+        if (bits < 0) {
+            ps.setBigDecimal(index, new BigDecimal(new BigInteger(Long.toUnsignedString(bits))));
+        } else {
+            ps.setLong(index, bits);
+        }
+    }
+
     private void bindBit(PreparedStatement ps, int index, TargetColumn column, Category category, BitValue bit)
             throws SQLException {
         switch (category) {
@@ -418,7 +431,7 @@ public final class ValueBinder {
                     }
                     ps.setObject(index, new BitValue(bit.bits(), width).bitString(), Types.OTHER);
                 } else {
-                    ps.setLong(index, bit.bits());
+                    bindUnsignedLong(ps, index, bit.bits());
                 }
             }
             case BOOLEAN -> {
