@@ -35,10 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link CampaignWorkload}) and runs it on one real MariaDB source started here, under the logging settings of its
  * {@link CampaignSettings} (binlog_row_image, binlog_row_metadata, log_bin_compress, stretches of statement-based
  * logging), into binlog files of its own (FLUSH BINARY LOGS before and after). Lanes then applies exactly those files into
- * H2 (in-process), the PostgreSQL on 127.0.0.1:5432, the MariaDB on 127.0.0.1:3306 and a {@link SinkModel} through the
+ * H2 (in-process), the PostgreSQL on 127.0.0.1:5432, a MariaDB (the tests' shared server, or
+ * {@code -Dcampaign.mariadb.url=jdbc:mariadb://127.0.0.1:3306/}) and a {@link SinkModel} through the
  * sink SPI, each with a scheduler, a worker count and a commit order from a rotation; every table is compared with the
- * source by {@link TableDigest}. MariaDB's own tools ({@code mariadb-binlog | mariadb}) apply the same files into a
- * second MariaDB started here: a second oracle.
+ * source by {@link TableDigest}. MariaDB's own tools ({@code mariadb-binlog | mariadb}) apply the same files into one
+ * more MariaDB started here: a second oracle.
  *
  * <p>Outcomes per seed and target: {@code exact}; {@code policy} (Lanes refused or converted by a documented policy:
  * statement-based DML into H2/PostgreSQL, zero dates written as NULL); {@code known-defect} (a defect of issue #18 that
@@ -67,13 +68,13 @@ class CampaignTest {
     private static final String[] SCHEDULERS = {"schema", "logical-clock", "writeset"};
     private static final int[] WORKERS = {0, 1, 8};
     private static final String[] ORDERS = {"strict", "partition", "none"};
-    private static final String MARIADB_TARGET = System.getProperty("campaign.mariadb.url",
-            "jdbc:mariadb://127.0.0.1:3306/");
 
     @TempDir
     Path temp;
 
     private final List<Result> results = new ArrayList<>();
+    /** The MariaDB target: -Dcampaign.mariadb.url (e.g. jdbc:mariadb://127.0.0.1:3306/), else the tests' own server. */
+    private String mariadbTarget;
     private final Path out = Path.of(System.getProperty("campaign.out", "target/campaign"));
     private final String runTag = "cp" + Long.toString(ProcessHandle.current().pid(), 36)
             + Long.toString(System.nanoTime() & 0xfff, 36);
@@ -97,9 +98,11 @@ class CampaignTest {
         Files.createDirectories(out);
         long started = System.nanoTime();
         int ran = 0;
+        mariadbTarget = System.getProperty("campaign.mariadb.url",
+                "jdbc:mariadb://127.0.0.1:" + TestTarget.sharedMariaDb().port() + "/");
         try (MariaDbServer source = MariaDbServer.startWithBinlog("--innodb-flush-log-at-trx-commit=2", "--sync-binlog=0",
-                "--log-bin-compress-min-len=10", "--max-binlog-size=64M")) {
-            MariaDbServer replica = oracle ? TestTarget.sharedMariaDb() : null;
+                "--log-bin-compress-min-len=10", "--max-binlog-size=64M");
+                MariaDbServer replica = oracle ? MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=0")) : null) {
             for (long seed : seeds) {
                 if (System.nanoTime() > deadline) {
                     System.out.println("CAMPAIGN time budget spent after " + ran + " seeds");
@@ -271,17 +274,17 @@ class CampaignTest {
             throws Exception {
         String ck = runTag + "_" + seed + "_ck";
         try {
-            String failure = runLanes(files, lanesConfig, b -> b.target(MARIADB_TARGET).targetUser("root")
+            String failure = runLanes(files, lanesConfig, b -> b.target(mariadbTarget).targetUser("root")
                     .checkpointTable(ck, "lanes_checkpoint"));
             if (failure != null) {
                 return withDdl(failed(seed, settings, "mariadb", lanesConfig, failure, shapes, w), w);
             }
-            try (Connection c = DriverManager.getConnection(MARIADB_TARGET + "?user=root")) {
+            try (Connection c = DriverManager.getConnection(mariadbTarget + "?user=root")) {
                 return compare(seed, settings, "mariadb", lanesConfig, shapes, expected,
                         TableDigest.read(c, TableDigest.Flavor.MARIADB, shapes), w);
             }
         } finally {
-            try (Connection c = DriverManager.getConnection(MARIADB_TARGET + "?user=root");
+            try (Connection c = DriverManager.getConnection(mariadbTarget + "?user=root");
                     Statement s = c.createStatement()) {
                 for (String schema : List.of(w.schemaA, w.schemaB, ck)) {
                     s.execute("DROP DATABASE IF EXISTS `" + schema + "`");
