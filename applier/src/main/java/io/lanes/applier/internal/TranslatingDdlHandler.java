@@ -179,6 +179,11 @@ public final class TranslatingDdlHandler implements DdlHandler {
             }
             throw new UnsupportedDdlException(statement, "PostgreSQL translation: " + why.getMessage(), why);
         }
+        if (MySqlDdlParser.isDataStatement(statement.sql())) {
+            // H2 would run MySQL DML text with its own semantics (a JSON literal becomes a JSON string, functions and
+            // conversions differ) and the rows would differ from the source's without a word: refused as on PostgreSQL.
+            throw new UnsupportedDdlException(statement, "H2: " + why.getMessage(), why);
+        }
         // H2 in MySQL mode accepts much MySQL DDL itself: try it as written, in the statement's default schema (or
         // fail: never in another), and give the session its schema back afterwards.
         List<String> executed = new ArrayList<>();
