@@ -308,7 +308,11 @@ class CampaignTest {
         Map<String, List<String>> exp = new TreeMap<>(expected);
         shapes.stream().filter(TableDigest.SourceTable::cascadeChild).forEach(t -> exp.remove(t.key()));
         Result r = compare(seed, settings, "sink", lanesConfig, comparable, exp, model.digest(comparable), w);
-        List<String> anomalies = model.anomalies();
+        // Rows of cascade children change below the log (ON DELETE SET NULL, ON UPDATE CASCADE), so their later images
+        // need not match the model: those tables are left out here as from the comparison.
+        List<String> anomalies = model.anomalies().stream().filter(a -> shapes.stream().filter(
+                TableDigest.SourceTable::cascadeChild).noneMatch(t -> a.contains(" of `" + t.schema() + "`.`" + t.name()
+                        + "` at "))).toList();
         if (!anomalies.isEmpty() && r.outcome == Outcome.EXACT) {
             return new Result(seed, settings, "sink", lanesConfig, Outcome.BUG, "row images that matched no row: "
                     + anomalies.subList(0, Math.min(3, anomalies.size())));
