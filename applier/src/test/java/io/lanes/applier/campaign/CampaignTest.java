@@ -395,6 +395,9 @@ class CampaignTest {
             // The log's BINARY(n) value lacks its trailing zero bytes, so the row lookup by value finds nothing.
             outcome = Outcome.KNOWN_DEFECT;
             why = "#18 defect 3 (BINARY(n) trailing zero bytes lost: the row lookup by the before image fails)";
+        } else if (noRow.find(0) && w.keyless(noRow.group(1) + "." + noRow.group(2))) {
+            outcome = Outcome.OPEN_BUG;
+            why = "open bug (rows of a table without a primary key differ: a later row image finds no row)";
         } else if (jdbcTranslated && failure.contains("CREATE TABLE ... LIKE is not translated")) {
             outcome = Outcome.OPEN_BUG;
             why = "open bug (CREATE TABLE ... LIKE is not translated for H2)";
@@ -484,6 +487,14 @@ class CampaignTest {
                     + ": every difference is explained by it:" + abbreviate(diff, 1500));
         }
         diff = residual;
+        List<String> differing = TableDigest.differingTables(TableDigest.transform(exp, shapes, known),
+                TableDigest.transform(actual, shapes, known));
+        if (!differing.isEmpty() && differing.stream().allMatch(w::keyless)) {
+            // Recorded in docs/reliability.md: rows of tables without a primary key (found by all their values) end
+            // different on the target while MariaDB's own replay of the same log is exact; not yet explained.
+            return new Result(seed, settings, target, lanesConfig, Outcome.OPEN_BUG, "open bug (rows of a table without "
+                    + "a primary key differ)" + ":" + abbreviate(diff, 2000));
+        }
         return new Result(seed, settings, target, lanesConfig, Outcome.BUG, "the target differs from the source:"
                 + abbreviate(diff, 3000) + "\n  DDL: " + abbreviate(String.join("; ", w.ddl()), 1500));
     }

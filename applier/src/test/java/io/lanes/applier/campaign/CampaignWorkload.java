@@ -131,6 +131,12 @@ final class CampaignWorkload {
         return ddlLog;
     }
 
+    /** Whether schema.table (as it is named at the end) has no primary key: rows are found by all their values. */
+    boolean keyless(String qualified) {
+        return tables.stream().anyMatch(t -> (t.schema + "." + t.name).equals(qualified)
+                && (t.key == KeyKind.NONE || t.key == KeyKind.UNIQUE_NULLS));
+    }
+
     /** Runs everything: schema, DML, DDL, DML, DDL, DML. */
     void run() throws Exception {
         try (Connection c = connect(); Statement s = c.createStatement()) {

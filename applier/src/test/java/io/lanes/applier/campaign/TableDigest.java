@@ -432,6 +432,17 @@ final class TableDigest {
         }
     }
 
+    /** The tables whose rows differ (or are missing on the target). */
+    static List<String> differingTables(Map<String, List<String>> source, Map<String, List<String>> target) {
+        List<String> out = new ArrayList<>();
+        for (var e : source.entrySet()) {
+            if (!e.getValue().equals(target.get(e.getKey()))) {
+                out.add(e.getKey());
+            }
+        }
+        return out;
+    }
+
     /** A short description of the first differences, or null when both are equal. */
     static String firstDifferences(Map<String, List<String>> source, Map<String, List<String>> target, int max) {
         StringBuilder b = new StringBuilder();
