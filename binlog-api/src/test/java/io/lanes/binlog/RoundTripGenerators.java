@@ -163,9 +163,9 @@ final class RoundTripGenerators {
             List<String> enums = null;
             List<String> sets = null;
             if (members && real == 247) {
-                enums = memberNames(1 + r.nextInt((p.meta & 0xff) == 2 ? 300 : 20));
+                enums = memberNames(1 + r.nextInt((p.meta & 0xff) == 2 ? 300 : 20), cs);
             } else if (members && real == 248) {
-                sets = memberNames(1 + r.nextInt(Math.min(64, 8 * (p.meta & 0xff))));
+                sets = memberNames(1 + r.nextInt(Math.min(64, 8 * (p.meta & 0xff))), cs);
             }
             out.add(new ColumnDef(i, p.type, p.meta, r.nextBoolean(), unsigned, cs, names ? "c" + i + name() : null,
                     enums, sets, geometry && p.type == ColumnType.GEOMETRY ? r.nextInt(8) : -1,
@@ -179,10 +179,14 @@ final class RoundTripGenerators {
         return parts[r.nextInt(parts.length)];
     }
 
-    private List<String> memberNames(int n) {
+    /** Member names; an accented one only where the column's character set has it (a server cannot log it else). */
+    private List<String> memberNames(int n, int collationId) {
+        java.nio.charset.Charset cs = io.lanes.binlog.value.MysqlCharsets.javaCharset(collationId);
+        boolean accent = cs == null || cs.newEncoder().canEncode('é');
         Set<String> names = new LinkedHashSet<>();
         while (names.size() < n) {
-            names.add(r.nextInt(10) == 0 ? "m" + names.size() + "é" : "m" + names.size() + (char) ('a' + r.nextInt(26)));
+            names.add(accent && r.nextInt(10) == 0 ? "m" + names.size() + "é"
+                    : "m" + names.size() + (char) ('a' + r.nextInt(26)));
         }
         return List.copyOf(names);
     }

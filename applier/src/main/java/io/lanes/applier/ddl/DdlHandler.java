@@ -22,7 +22,10 @@ import java.sql.SQLException;
  *       translated (see the type mapping in the project docs); anything else is an {@link UnsupportedDdlException} naming
  *       the statement.
  *   <li>H2: translated as for PostgreSQL with H2 types; a statement the translator does not know runs as is in H2's MySQL
- *       mode, and only when H2 refuses it too is it an {@link UnsupportedDdlException}.
+ *       mode, and only when H2 refuses it too is it an {@link UnsupportedDdlException}. DML text (statement-based
+ *       logging) is an {@link UnsupportedDdlException} at once, as on PostgreSQL: H2 would run it with its own semantics.
+ *   <li>H2 and PostgreSQL: a transaction's SAVEPOINT, ROLLBACK TO SAVEPOINT and RELEASE SAVEPOINT run in the target's
+ *       transaction.
  *   <li>H2 and PostgreSQL never create the source's triggers, and skip (with a warning) definitions of views, stored
  *       routines and events they cannot run; a foreign key whose parent table does not exist yet (the source ran the
  *       statement with foreign_key_checks=0) is created once the parent is.

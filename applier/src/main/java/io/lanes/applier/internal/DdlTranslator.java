@@ -528,7 +528,8 @@ public final class DdlTranslator {
             }
             case "char", "varchar" -> {
                 int length = p0 == null ? 1 : p0;
-                return (pg ? "varchar(" : "VARCHAR(") + length + ")";
+                // MySQL counts characters (code points), H2 counts UTF-16 units: n emoji need 2n there.
+                return pg ? "varchar(" + length + ")" : "VARCHAR(" + Math.min(1_000_000_000L, 2L * length) + ")";
             }
             case "tinytext", "text" -> {
                 return pg ? "text" : "VARCHAR";

@@ -221,6 +221,15 @@ public final class MySqlDdlParser {
     private static final List<String> DATA_STATEMENTS = List.of("INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD",
             "CALL", "DO", "SELECT", "WITH", "HANDLER", "VALUES", "TABLE");
 
+    private static final java.util.regex.Pattern FIRST_WORD = java.util.regex.Pattern.compile(
+            "(?s)\\s*(?:(?:/\\*(?!!).*?\\*/|--[^\\n]*\\n|#[^\\n]*\\n)\\s*)*([A-Za-z]+).*");
+
+    /** Whether the statement changes or reads data (statement-based logging of DML) rather than definitions. */
+    public static boolean isDataStatement(String sql) {
+        java.util.regex.Matcher m = FIRST_WORD.matcher(sql);
+        return m.matches() && DATA_STATEMENTS.contains(m.group(1).toUpperCase(java.util.Locale.ROOT));
+    }
+
     private Statement createTable() {
         boolean ifNotExists = acceptSequence("IF", "NOT", "EXISTS");
         TableName table = tableName();

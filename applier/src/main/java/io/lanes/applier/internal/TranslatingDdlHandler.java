@@ -70,6 +70,16 @@ public final class TranslatingDdlHandler implements DdlHandler {
                     + "wrote): {}", at(statement), dialect.kind(), statement.abbreviated());
             return DdlResult.skipped("triggers are not created on " + dialect.kind() + " targets");
         }
+        String savepoint = savepointStatement(statement.sql());
+        if (savepoint != null) {
+            // The source's transaction logged its savepoint (rows it rolled back to one are cut from the log, but the
+            // SAVEPOINT, and ROLLBACK TO when a non-transactional table was changed, stay): the same in the target's
+            // open transaction keeps the rows after a ROLLBACK TO out, as on the source.
+            try (java.sql.Statement s = target.createStatement()) {
+                s.execute(savepoint);
+            }
+            return new DdlResult(List.of(savepoint), Set.of(), Set.of(), List.of(), false);
+        }
         Statement parsed;
         try {
             parsed = MySqlDdlParser.parse(statement.sql(), statement.defaultSchema(), statement.sqlMode());
@@ -169,6 +179,11 @@ public final class TranslatingDdlHandler implements DdlHandler {
             }
             throw new UnsupportedDdlException(statement, "PostgreSQL translation: " + why.getMessage(), why);
         }
+        if (MySqlDdlParser.isDataStatement(statement.sql())) {
+            // H2 would run MySQL DML text with its own semantics (a JSON literal becomes a JSON string, functions and
+            // conversions differ) and the rows would differ from the source's without a word: refused as on PostgreSQL.
+            throw new UnsupportedDdlException(statement, "H2: " + why.getMessage(), why);
+        }
         // H2 in MySQL mode accepts much MySQL DDL itself: try it as written, in the statement's default schema (or
         // fail: never in another), and give the session its schema back afterwards.
         List<String> executed = new ArrayList<>();
@@ -255,4 +270,27 @@ public final class TranslatingDdlHandler implements DdlHandler {
             }
         }
     }
+    private static final java.util.regex.Pattern SAVEPOINT = java.util.regex.Pattern.compile(
+            "(?is)\\s*(SAVEPOINT|ROLLBACK\\s+(?:WORK\\s+)?TO\\s+(?:SAVEPOINT\\s+)?|RELEASE\\s+SAVEPOINT)\\s*"
+                    + "(`(?:[^`]|``)+`|[A-Za-z0-9_$]+)\\s*;?\\s*");
+
+    /**
+     * The target's form of a SAVEPOINT, ROLLBACK TO SAVEPOINT or RELEASE SAVEPOINT statement of the source's
+     * transaction, or null when the statement is none of them.
+     */
+    String savepointStatement(String sql) {
+        java.util.regex.Matcher m = SAVEPOINT.matcher(sql);
+        if (!m.matches()) {
+            return null;
+        }
+        String name = m.group(2);
+        if (name.startsWith("`")) {
+            name = name.substring(1, name.length() - 1).replace("``", "`");
+        }
+        String verb = m.group(1).toUpperCase(java.util.Locale.ROOT);
+        String prefix = verb.startsWith("SAVEPOINT") ? "SAVEPOINT " : verb.startsWith("RELEASE") ? "RELEASE SAVEPOINT "
+                : "ROLLBACK TO SAVEPOINT ";
+        return prefix + dialect.quoteIdentifier(name);
+    }
+
 }

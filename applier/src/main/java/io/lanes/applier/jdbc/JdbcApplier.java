@@ -346,7 +346,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         TargetTable table = target.catalog().table(c, target.mapping().targetSchema(sourceSchema), row.table().table());
         switch (row.kind()) {
             case INSERT -> {
-                RowSql sql = sql(table, RowChange.Kind.INSERT, row.after().columns());
+                RowSql sql = sql(table, RowChange.Kind.INSERT, writable(table, row.after().columns()));
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.after(), row, source);
                 recordBound(sql, false, source, row);
@@ -356,7 +356,10 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 if (afterImage != row.after()) {
                     row = RowChange.update(row.table(), row.before(), afterImage);
                 }
-                List<String> set = changedColumns(row);
+                List<String> set = writable(table, changedColumns(row));
+                if (set.isEmpty()) {
+                    return; // only generated columns changed: the target recomputes them from the other columns
+                }
                 RowSql sql = sql(table, RowChange.Kind.UPDATE, set);
                 PreparedStatement ps = statementFor(sql);
                 bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
@@ -417,6 +420,25 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
      * the parse and write of that column only, as a source's own statement did. When nothing differs, every column of
      * the after image, so the statement still matches (and counts) the row.
      */
+    /**
+     * The columns of an image that the target takes a value for: all but the target's generated columns (MySQL and
+     * MariaDB refuse a value for one, error 1906, and compute it themselves from the columns that are written).
+     */
+    private static List<String> writable(TargetTable table, List<String> columns) {
+        List<String> out = null;
+        for (int i = 0; i < columns.size(); i++) {
+            TargetColumn c = table.column(columns.get(i));
+            if (c != null && c.generated()) {
+                if (out == null) {
+                    out = new ArrayList<>(columns.subList(0, i));
+                }
+            } else if (out != null) {
+                out.add(columns.get(i));
+            }
+        }
+        return out == null ? columns : out;
+    }
+
     private static List<String> changedColumns(RowChange row) {
         RowImage before = row.before();
         RowImage after = row.after();

@@ -20,7 +20,7 @@ final class MySqlCatalogQueries {
         List<TargetColumn> columns = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, "
                 + "DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE, "
-                + "DATETIME_PRECISION FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? "
+                + "DATETIME_PRECISION, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? "
                 + "ORDER BY ORDINAL_POSITION")) {
             ps.setString(1, schema);
             ps.setString(2, table);
@@ -43,9 +43,13 @@ final class MySqlCatalogQueries {
                             : hasPrecision ? (int) precision : datetimePrecision;
                     int jdbcType = jdbcType(dataType, columnType);
                     boolean temporal = jdbcType == Types.TIMESTAMP || jdbcType == Types.TIME;
+                    // EXTRA says VIRTUAL GENERATED / STORED GENERATED (MariaDB also PERSISTENT GENERATED); MySQL's
+                    // DEFAULT_GENERATED is an expression default, a column written as any other.
+                    String extra = rs.getString(12) == null ? "" : rs.getString(12).toUpperCase(Locale.ROOT);
+                    boolean generated = extra.matches(".*\\b(VIRTUAL|STORED|PERSISTENT) GENERATED\\b.*");
                     columns.add(new TargetColumn(rs.getString(3), rs.getInt(4), jdbcType,
                             dataType + (unsigned ? " unsigned" : ""), size, temporal ? datetimePrecision : scale,
-                            "YES".equals(rs.getString(7))));
+                            "YES".equals(rs.getString(7)), generated));
                 }
             }
         }

@@ -13,12 +13,19 @@ import java.util.Locale;
  * @param size column size (precision for numbers, length for strings, bits for BIT), 0 when unknown
  * @param scale decimal digits, 0 when not applicable
  * @param nullable whether the column accepts NULL ({@code false} also when the driver does not know)
+ * @param generated whether the target computes the column itself (a MySQL/MariaDB VIRTUAL or STORED generated
+ *     column): its logged value is never written, the target recomputes it
  */
 public record TargetColumn(String name, int position, int jdbcType, String typeName, int size, int scale,
-        boolean nullable) {
+        boolean nullable, boolean generated) {
 
     public TargetColumn {
         typeName = typeName == null ? "" : typeName.toUpperCase(Locale.ROOT);
+    }
+
+    /** A column the target does not compute. */
+    public TargetColumn(String name, int position, int jdbcType, String typeName, int size, int scale, boolean nullable) {
+        this(name, position, jdbcType, typeName, size, scale, nullable, false);
     }
 
     /** Whether the column holds large objects that some targets cannot compare (BLOB, CLOB, bytea, text, JSON). */

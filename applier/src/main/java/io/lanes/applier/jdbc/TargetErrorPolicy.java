@@ -220,6 +220,9 @@ public final class TargetErrorPolicy {
             case 1040, 1053, 1152, 1158, 1159, 1160, 1161, 1317, 1927, 2002, 2003, 2006, 2013, 4031 ->
                     TargetErrorClass.CONNECTION;
             case 1021, 1041, 1637 -> TargetErrorClass.RESOURCE;
+            // data truncated, incorrect value, data too long, incorrect date-time: data errors whatever the SQLState
+            // (MariaDB sends 1265 with the warning state 01000, in an exception of a connection type)
+            case 1265, 1292, 1366, 1406 -> TargetErrorClass.DATA;
             case ROW_NOT_FOUND_CODE -> TargetErrorClass.TARGET_DIVERGED;
             // H2: lock timeout, concurrent update, connection broken, database closed
             case 50200 -> TargetErrorClass.LOCK_WAIT_TIMEOUT;

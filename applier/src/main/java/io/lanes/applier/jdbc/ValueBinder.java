@@ -44,7 +44,7 @@ import java.util.Objects;
  *   <li>{@link Duration} (MySQL TIME) as text {@code [-]H:MM:SS.ffffff} into MySQL TIME and PostgreSQL interval, as a
  *       Duration into H2 INTERVAL, as a {@link LocalTime} into a TIME column when within 0..24 h, else an error;
  *   <li>{@link ZeroDate} and the decoder's {@link MysqlDate}/{@link MysqlDateTime} (zero or impossible calendar dates
- *       that {@code java.time} cannot hold) by the {@link ZeroDatePolicy}; the decoder's {@link MysqlTime} (TIME outside
+ *       that {@code java.time} cannot hold) as they are into MySQL/MariaDB, by the {@link ZeroDatePolicy} elsewhere; the decoder's {@link MysqlTime} (TIME outside
  *       0..24 h) as its {@link Duration};
  *   <li>{@code byte[]} into binary columns as is, into text columns decoded with the source column's charset;
  *   <li>{@link JsonText} and strings into JSON/JSONB (PostgreSQL as an untyped parameter the server parses), H2 JSON
@@ -105,6 +105,12 @@ public final class ValueBinder {
             value = time.toDuration();
         }
         if (value instanceof ZeroDate || value instanceof MysqlDate || value instanceof MysqlDateTime) {
+            if (dialect.kind() == Dialect.Kind.MYSQL) {
+                // A MySQL/MariaDB target holds zero dates as the source did (the apply session's sql_mode allows
+                // them): written as they are, never as NULL. The policy is for targets that cannot hold one.
+                ps.setString(index, value instanceof ZeroDate z ? z.text() : value.toString());
+                return;
+            }
             if (options.zeroDates() == ZeroDatePolicy.TO_NULL) {
                 bindNull(ps, index, column, category);
                 return;
@@ -224,7 +230,7 @@ public final class ValueBinder {
                     int width = column.size() > 0 ? column.size() : 64 - Long.numberOfLeadingZeros(v | 1);
                     bindBit(ps, index, column, category, new BitValue(v, width));
                 } else {
-                    ps.setLong(index, v);
+                    bindUnsignedLong(ps, index, v);
                 }
             }
             case TEXT -> ps.setString(index, original instanceof Boolean b ? (b ? "1" : "0") : Long.toString(v));
@@ -402,6 +408,19 @@ public final class ValueBinder {
         }
     }
 
+    /**
+     * The 64 bits of a BIT value as the unsigned number MySQL/MariaDB compare a BIT column with: a negative long (the
+     * top bit set) is stored right but never equals the column in a WHERE clause, so the row lookup of a keyless table
+     * found nothing.
+     */
+    private static void bindUnsignedLong(PreparedStatement ps, int index, long bits) throws SQLException {
+        if (bits < 0) {
+            ps.setBigDecimal(index, new BigDecimal(new BigInteger(Long.toUnsignedString(bits))));
+        } else {
+            ps.setLong(index, bits);
+        }
+    }
+
     private void bindBit(PreparedStatement ps, int index, TargetColumn column, Category category, BitValue bit)
             throws SQLException {
         switch (category) {
@@ -414,7 +433,7 @@ public final class ValueBinder {
                     }
                     ps.setObject(index, new BitValue(bit.bits(), width).bitString(), Types.OTHER);
                 } else {
-                    ps.setLong(index, bit.bits());
+                    bindUnsignedLong(ps, index, bit.bits());
                 }
             }
             case BOOLEAN -> {

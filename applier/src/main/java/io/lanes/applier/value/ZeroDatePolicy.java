@@ -1,6 +1,9 @@
 package io.lanes.applier.value;
 
-/** What the applier writes for a {@link ZeroDate}. The default is {@link #TO_NULL}. */
+/**
+ * What the applier writes for a {@link ZeroDate} into a target that cannot hold one (H2, PostgreSQL). The default is
+ * {@link #TO_NULL}. A MySQL/MariaDB target gets the zero date itself, whatever the policy.
+ */
 public enum ZeroDatePolicy {
     /**
      * Write NULL (what MySQL's own drivers do with {@code zeroDateTimeBehavior=convertToNull}). A NOT NULL target column

@@ -667,8 +667,10 @@ public final class BinlogEventEncoder {
         for (ColumnDef c : of) {
             List<String> names = isSet ? c.setValues() : c.enumValues();
             v.packed(names.size());
+            // in the column's character set, as the server writes them (UTF-8 when it is unknown or binary)
+            java.nio.charset.Charset cs = io.lanes.binlog.value.MysqlCharsets.javaCharset(c.charsetId());
             for (String name : names) {
-                byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+                byte[] bytes = name.getBytes(cs == null ? StandardCharsets.UTF_8 : cs);
                 v.packed(bytes.length).bytes(bytes);
             }
         }

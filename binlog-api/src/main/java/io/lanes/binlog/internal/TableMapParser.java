@@ -171,8 +171,9 @@ public final class TableMapParser {
         final boolean[] unsigned;
         final int[] charset;
         final String[] names;
-        final List<List<String>> enumValues = new ArrayList<>();
-        final List<List<String>> setValues = new ArrayList<>();
+        // Member names as logged: decoded in build(), once the ENUM_AND_SET charset metadata (logged after them) is known.
+        final List<List<byte[]>> enumValues = new ArrayList<>();
+        final List<List<byte[]>> setValues = new ArrayList<>();
         final int[] geometry;
         final int[] vector;
         final boolean[] visible;
@@ -329,18 +330,32 @@ public final class TableMapParser {
             }
         }
 
-        private static void strValues(ByteReader f, List<List<String>> out) {
+        private static void strValues(ByteReader f, List<List<byte[]>> out) {
             while (f.hasRemaining()) {
                 long count = f.packedLength();
                 if (count < 0 || count > f.remaining()) {
                     throw f.error("value list claims " + count + " values in " + f.remaining() + " bytes");
                 }
-                List<String> values = new ArrayList<>((int) count);
+                List<byte[]> values = new ArrayList<>((int) count);
                 for (long k = 0; k < count; k++) {
-                    values.add(f.string(f.packedSize(), StandardCharsets.UTF_8));
+                    values.add(f.bytes(f.packedSize()));
                 }
                 out.add(values);
             }
+        }
+
+        /**
+         * Member names in the column's ENUM/SET character set (ENUM_AND_SET_*_CHARSET): the server logs them in it, so a
+         * latin1 member 'é' is the one byte E9, which read as UTF-8 became U+FFFD. UTF-8 when no charset is logged.
+         */
+        private static List<String> names(List<byte[]> raw, int collationId) {
+            java.nio.charset.Charset cs = io.lanes.binlog.value.MysqlCharsets.javaCharset(collationId);
+            List<String> out = new ArrayList<>(raw.size());
+            for (byte[] b : raw) {
+                Object text = cs == null ? null : io.lanes.binlog.value.MysqlCharsets.decode(b, 0, b.length, collationId);
+                out.add(text instanceof String str ? str : new String(b, StandardCharsets.UTF_8));
+            }
+            return out;
         }
 
         TableMapEvent build(EventHeader header, long tableId, int flags, String schema, String table) {
@@ -351,9 +366,9 @@ public final class TableMapParser {
                 List<String> enums = null;
                 List<String> sets = null;
                 if (real[i] == 247 && enumIdx < enumValues.size()) {
-                    enums = enumValues.get(enumIdx++);
+                    enums = names(enumValues.get(enumIdx++), charset[i]);
                 } else if (real[i] == 248 && setIdx < setValues.size()) {
-                    sets = setValues.get(setIdx++);
+                    sets = names(setValues.get(setIdx++), charset[i]);
                 }
                 cols.add(new ColumnDef(i, ColumnType.of(types[i]), metas[i], nullable.get(i), unsigned[i], charset[i],
                         hasNames ? names[i] : null, enums, sets, geometry[i], vector[i], visible[i]));
