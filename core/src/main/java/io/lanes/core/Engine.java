@@ -321,7 +321,11 @@ public final class Engine<P> implements AutoCloseable {
 
         /**
          * How long a worker waits for earlier transactions to commit before it suspects a commit-order deadlock, rolls its
-         * batch back, waits for them without holding anything, and applies again.
+         * batch back, waits for them without holding anything, and applies again. With
+         * {@link #commitOrderDeadlockDetection} and an applier that can read the target's lock views, a deadlock is
+         * found long before this; once the views have answered during a wait (no earlier transaction waits for this
+         * batch: the wait is for a large earlier transaction), the wait gives up only after 10 times this, a backstop
+         * for waits the views cannot show.
          */
         public Builder<P> commitOrderTimeout(Duration timeout) {
             this.commitOrderTimeout = positive(timeout, "commit order timeout");

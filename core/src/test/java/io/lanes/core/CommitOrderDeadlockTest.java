@@ -105,6 +105,68 @@ class CommitOrderDeadlockTest {
         assertEquals(List.of("earlier", "later"), off.commits);
     }
 
+    /**
+     * A slow earlier transaction (2 s) and no lock between them: the later one waits for its turn longer than the
+     * commit-order timeout (300 ms), but the lock views say nobody waits for it, so it is not rolled back for nothing
+     * (the timeout becomes a backstop at 10 times its value). An applier that cannot tell still times out.
+     */
+    @Test
+    void aSlowEarlierTransactionIsNotTakenForADeadlockWhenTheLockViewsAnswer() throws Exception {
+        assertEquals(List.of(), slowEarlier(true));
+        assertEquals(List.of("later"), slowEarlier(false));
+    }
+
+    private static List<String> slowEarlier(boolean answers) throws Exception {
+        List<String> rollbacks = new CopyOnWriteArrayList<>();
+        Scheduler independent = new Scheduler() {
+            @Override
+            public void init(SchedulingContext context) {
+            }
+
+            @Override
+            public void schedule(Transaction<?> txn, Placement placement) {
+                placement.toWorker((int) (placement.sequence() % 2));
+            }
+        };
+        ApplierFactory<String> factory = wid -> new Applier<>() {
+            @Override
+            public void apply(Transaction<String> txn, ApplyContext ctx) throws Exception {
+                if (txn.payload().equals("earlier")) {
+                    Thread.sleep(2_000);
+                }
+            }
+
+            @Override
+            public long targetSession() {
+                return wid;
+            }
+
+            @Override
+            public long[] sessionsWaitingForThis() {
+                return answers ? new long[0] : null;
+            }
+
+            @Override
+            public void commit(Batch<String> batch, Checkpoint checkpoint) {
+            }
+
+            @Override
+            public void rollback(Batch<String> batch) {
+                rollbacks.add(batch.transaction(0).payload());
+            }
+        };
+        try (Engine<String> engine = Engine.builder(factory).scheduler(independent).workers(2)
+                .commitOrder(CommitOrder.STRICT).commitOrderTimeout(Duration.ofMillis(300)).build()) {
+            engine.start();
+            engine.submit(Transaction.builder("earlier").position("1").build());
+            engine.submit(Transaction.builder("later").position("2").build());
+            assertTrue(engine.awaitLowWaterMark(2, Duration.ofSeconds(20)));
+            assertEquals(answers ? 0 : 1, engine.stats().commitOrderRetries());
+            assertEquals(0, engine.stats().commitOrderDeadlocksBroken());
+        }
+        return List.copyOf(rollbacks);
+    }
+
     private record Result(long millis, EngineStats stats, List<String> commits, List<String> rollbacks) {
     }
 

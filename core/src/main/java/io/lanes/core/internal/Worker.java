@@ -61,6 +61,10 @@ final class Worker<P> implements Runnable {
     /** First lock-view probe after a commit-order wait of this long, then at doubling intervals up to the maximum. */
     private static final long FIRST_PROBE_NANOS = 1_000_000;
     private static final long MAX_PROBE_INTERVAL_NANOS = 50_000_000;
+    /** Once the target's lock views have answered during a commit-order wait, the timeout is this many times longer. */
+    static final int TIMEOUT_FACTOR_WITH_LOCK_VIEWS = 10;
+    /** Whether the last earlierWorkerWaitingForThis asked the target and got an answer. */
+    private boolean probeAnswered;
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private Task<P>[] batch = new Task[16];
@@ -432,6 +436,7 @@ final class Worker<P> implements Runnable {
             return awaitCommitOrder(first, deadline);
         }
         long interval = FIRST_PROBE_NANOS;
+        boolean extended = false;
         for (;;) {
             long now = System.nanoTime();
             long sliceEnd = deadline - now > interval ? now + interval : deadline;
@@ -449,6 +454,13 @@ final class Worker<P> implements Runnable {
             if (!lockViewsUsable) {
                 return awaitCommitOrder(first, deadline);
             }
+            if (probeAnswered && !extended) {
+                // The target said no earlier transaction waits for this batch's locks: the wait is for a slow earlier
+                // transaction (a large one), not a deadlock. Rolling back on the timeout would only redo this work; the
+                // timeout stays as a backstop for waits the lock views cannot show.
+                deadline += (TIMEOUT_FACTOR_WITH_LOCK_VIEWS - 1) * rt.commitOrderTimeoutNanos;
+                extended = true;
+            }
             interval = Math.min(MAX_PROBE_INTERVAL_NANOS, interval * 2);
         }
     }
@@ -463,6 +475,7 @@ final class Worker<P> implements Runnable {
         if (all == null) {
             return null;
         }
+        probeAnswered = false;
         long now = System.nanoTime();
         boolean candidate = false;
         for (Worker<P> w : all) {
@@ -490,6 +503,7 @@ final class Worker<P> implements Runnable {
             LOG.debug("worker {}: the applier cannot tell who waits for its locks; commit-order timeout only", id);
             return null;
         }
+        probeAnswered = true;
         for (long session : waiting) {
             for (Worker<P> w : all) {
                 Applier<P> a = w.sharedApplier;
