@@ -33,7 +33,8 @@ import java.util.Locale;
  *
  * @param sessionSql one row, one column: the session's id
  * @param waitingSql with {@code sharedSample} false: one column, the ids of the sessions waiting for a lock this session
- *     holds; true: every lock wait as two columns, the waiting session's id and the blocking one's
+ *     holds, directly or through other waiting sessions; true: every lock wait as two columns, the waiting session's id
+ *     and the blocking one's (the applier follows the chains)
  * @param sharedSample whether the target reads these views for all its sessions at most once per
  *     {@code minIntervalNanos}
  * @param minIntervalNanos with {@code sharedSample}: the least time between two reads
@@ -45,15 +46,29 @@ public record LockViews(String sessionSql, String waitingSql, boolean sharedSamp
                     + " JOIN information_schema.INNODB_TRX r ON r.trx_id = w.requesting_trx_id"
                     + " JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id", true, 120_000_000L);
     private static final LockViews MYSQL_PERFORMANCE_SCHEMA = new LockViews("SELECT CONNECTION_ID()",
-            "SELECT r.PROCESSLIST_ID FROM performance_schema.data_lock_waits w"
+            "", false, 0).transitive(
+            "SELECT r.PROCESSLIST_ID, b.PROCESSLIST_ID FROM performance_schema.data_lock_waits w"
                     + " JOIN performance_schema.threads r ON r.THREAD_ID = w.REQUESTING_THREAD_ID"
-                    + " JOIN performance_schema.threads b ON b.THREAD_ID = w.BLOCKING_THREAD_ID"
-                    + " WHERE b.PROCESSLIST_ID = CONNECTION_ID()", false, 0);
+                    + " JOIN performance_schema.threads b ON b.THREAD_ID = w.BLOCKING_THREAD_ID", "CONNECTION_ID()");
     private static final LockViews POSTGRESQL = new LockViews("SELECT pg_backend_pid()",
-            "SELECT DISTINCT pid FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))",
-            false, 0);
+            "", false, 0).transitive("SELECT l.pid, b.pid FROM pg_locks l"
+                    + " CROSS JOIN LATERAL unnest(pg_blocking_pids(l.pid)) AS b(pid) WHERE NOT l.granted",
+            "pg_backend_pid()");
     private static final LockViews H2 = new LockViews("SELECT SESSION_ID()",
-            "SELECT SESSION_ID FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID = SESSION_ID()", false, 0);
+            "", false, 0).transitive(
+            "SELECT SESSION_ID, BLOCKER_ID FROM INFORMATION_SCHEMA.SESSIONS"
+                    + " WHERE BLOCKER_ID IS NOT NULL", "SESSION_ID()");
+
+    /**
+     * The same views asked for every session waiting for this one directly or through other waiting sessions (an
+     * earlier transaction may wait for a later one's lock that itself waits for this session's lock): a recursive query
+     * over {@code pairsSql}'s (waiting, blocking) rows, starting at {@code selfSql}.
+     */
+    private LockViews transitive(String pairsSql, String selfSql) {
+        return new LockViews(sessionSql, "WITH RECURSIVE p(waiting, blocking) AS (" + pairsSql + "),"
+                + " w(id) AS (SELECT waiting FROM p WHERE blocking = " + selfSql + " UNION SELECT p.waiting FROM p JOIN w ON p.blocking = w.id)"
+                + " SELECT DISTINCT id FROM w", sharedSample, minIntervalNanos);
+    }
 
     /** The views of the server behind this connection (MariaDB and MySQL told apart by the server's version). */
     public static LockViews of(Dialect.Kind kind, Connection connection) throws SQLException {

@@ -735,6 +735,26 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
     private boolean sessionUnknownLogged;
 
+    /**
+     * The sessions that wait for {@code me}, directly or through other waiting sessions, from (waiting, blocking) pairs:
+     * an earlier transaction may wait for a lock of a later one that itself waits for this session's lock.
+     */
+    static long[] waitingTransitively(long[] pairs, long me) {
+        java.util.Set<Long> reached = new java.util.LinkedHashSet<>();
+        reached.add(me);
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (reached.contains(pairs[i + 1]) && reached.add(pairs[i])) {
+                    grew = true;
+                }
+            }
+        }
+        reached.remove(me);
+        return reached.stream().mapToLong(Long::longValue).toArray();
+    }
+
     @Override
     public long targetSession() {
         return sessionId;
@@ -754,16 +774,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             return null;
         }
         if (lockViews.sharedSample()) {
-            long[] pairs = target.lockWaitSample(connection, lockViews);
-            long me = sessionId;
-            int n = 0;
-            long[] ids = new long[pairs.length / 2];
-            for (int i = 0; i < pairs.length; i += 2) {
-                if (pairs[i + 1] == me) {
-                    ids[n++] = pairs[i];
-                }
-            }
-            return java.util.Arrays.copyOf(ids, n);
+            return waitingTransitively(target.lockWaitSample(connection, lockViews), sessionId);
         }
         if (waitingForThis == null) {
             waitingForThis = connection.prepareStatement(lockViews.waitingSql());

@@ -69,6 +69,97 @@ class CommitOrderDeadlockJdbcTest {
         }
     }
 
+    /**
+     * The cycle through a third transaction: the later one (2) holds row 1 and waits for its turn; a still later one
+     * (3) holds row 2 and waits in the target for row 1; the earliest (1) waits in the target for row 2. Transaction 2's
+     * direct waiter is later than it, so only following the lock waits through 3 shows the cycle. Both later ones are
+     * rolled back in turn (2, then 3 once it holds row 1 and waits for its turn), never the earliest.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void cycleThroughAThirdWaitingTransactionIsBrokenToo(TestTarget target) throws Exception {
+        try (target) {
+            Dialect d = target.dialect();
+            String schema = target.newSchema("cod3");
+            String ckpt = target.newSchema("ckpt");
+            try (Connection c = target.session(); Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE " + d.qualify(schema, "t") + " (id INT PRIMARY KEY, v INT)");
+                s.execute("INSERT INTO " + d.qualify(schema, "t") + " VALUES (1, 0), (2, 0)");
+                c.commit();
+            }
+            JdbcTarget jdbc = JdbcTarget.builder(ConnectionFactory.of(target.url(),
+                    JdbcApplierEngineTest.credentials(d)), d).checkpointTable(new JdbcCheckpointTable(d, ckpt,
+                    "lanes_checkpoint")).appliesInProcess(false).build();
+            CountDownLatch secondApplied = new CountDownLatch(1);
+            CountDownLatch thirdStarted = new CountDownLatch(1);
+            List<String> rollbacks = new CopyOnWriteArrayList<>();
+            ApplierFactory<SourceTransaction> base = jdbc.applierFactory();
+            ApplierFactory<SourceTransaction> factory = wid -> new Ordered(base.create(wid), null, rollbacks) {
+                @Override
+                public void apply(Transaction<SourceTransaction> txn, ApplyContext context) throws Exception {
+                    String name = txn.payload().position();
+                    if (context.attempt() == 0 && name.equals("third")) {
+                        assertTrue(secondApplied.await(20, TimeUnit.SECONDS));
+                        thirdStarted.countDown();
+                    } else if (context.attempt() == 0 && name.equals("first")) {
+                        assertTrue(thirdStarted.await(20, TimeUnit.SECONDS));
+                        Thread.sleep(300); // the third's statement reaches its lock wait on row 1
+                    }
+                    delegateApply(txn, context);
+                    if (name.equals("second")) {
+                        secondApplied.countDown();
+                    }
+                }
+            };
+            Scheduler independent = new Scheduler() {
+                @Override
+                public void init(SchedulingContext context) {
+                }
+
+                @Override
+                public void schedule(Transaction<?> txn, Placement placement) {
+                    placement.toWorker((int) (placement.sequence() % 3));
+                }
+            };
+            long millis;
+            EngineStats stats;
+            try (Engine<SourceTransaction> engine = Engine.builder(factory).checkpointStore(jdbc.checkpointStore())
+                    .scheduler(independent).workers(3).commitOrder(CommitOrder.STRICT)
+                    .commitOrderTimeout(Duration.ofSeconds(3)).retryBackoff(Duration.ofMillis(1), Duration.ofMillis(10))
+                    .build()) {
+                engine.start();
+                long start = System.nanoTime();
+                engine.submit(txn("first", RowChange.update(new TableRef(schema, "t"),
+                        new RowImage(List.of("id"), new Object[] {2}), new RowImage(List.of("v"), new Object[] {1}))));
+                engine.submit(txn("second", RowChange.update(new TableRef(schema, "t"),
+                        new RowImage(List.of("id"), new Object[] {1}), new RowImage(List.of("v"), new Object[] {2}))));
+                engine.submit(txn("third", RowChange.update(new TableRef(schema, "t"),
+                        new RowImage(List.of("id"), new Object[] {2}), new RowImage(List.of("v"), new Object[] {3})),
+                        RowChange.update(new TableRef(schema, "t"),
+                        new RowImage(List.of("id"), new Object[] {1}), new RowImage(List.of("v"), new Object[] {3}))));
+                assertTrue(engine.awaitLowWaterMark(3, Duration.ofSeconds(60)), "not applied");
+                millis = (System.nanoTime() - start) / 1_000_000;
+                stats = engine.stats();
+            }
+            assertTrue(millis < 2_000, target + ": took " + millis + " ms");
+            assertEquals(2, stats.commitOrderDeadlocksBroken(), stats.toString());
+            assertEquals(0, stats.commitOrderRetries(), stats.toString());
+            assertEquals(List.of("second", "third"), rollbacks, "only the later transactions are rolled back");
+            try (Connection c = target.session(); Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT v FROM " + d.qualify(schema, "t") + " ORDER BY id")) {
+                rs.next();
+                assertEquals(3, rs.getInt(1));
+                rs.next();
+                assertEquals(3, rs.getInt(1));
+            }
+        }
+    }
+
+    private static Transaction<SourceTransaction> txn(String name, RowChange... changes) {
+        SourceTransaction t = new SourceTransaction(name, null, null, List.of(changes));
+        return Transaction.builder(t).position(name).build();
+    }
+
     private record Run(long millis, EngineStats stats, List<String> rollbacks, int finalValue) {
     }
 
@@ -128,7 +219,7 @@ class CommitOrderDeadlockJdbcTest {
     }
 
     /** The JDBC applier, with the earlier transaction's first attempt held back until the later one holds the row. */
-    private static final class Ordered implements Applier<SourceTransaction> {
+    private static class Ordered implements Applier<SourceTransaction> {
         private final Applier<SourceTransaction> delegate;
         private final CountDownLatch laterHoldsLock;
         private final List<String> rollbacks;
@@ -149,6 +240,10 @@ class CommitOrderDeadlockJdbcTest {
             if (!earlier) {
                 laterHoldsLock.countDown();
             }
+        }
+
+        final void delegateApply(Transaction<SourceTransaction> txn, ApplyContext context) throws Exception {
+            delegate.apply(txn, context);
         }
 
         @Override
