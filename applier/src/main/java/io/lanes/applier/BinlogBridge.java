@@ -324,6 +324,7 @@ public final class BinlogBridge {
                 boolean b = before == null || addKeys(keys, shape, targetSchema, map.table(), before);
                 boolean a = after == null || addKeys(keys, shape, targetSchema, map.table(), merged(before, after));
                 usable &= b && a;
+                addUniqueIndexKeys(keys, shape, targetSchema, map.table(), before, after);
             }
         }
         return usable;
@@ -399,6 +400,46 @@ public final class BinlogBridge {
             keys.add(hasher.start("\0table", schema, table).finish());
         }
         return true;
+    }
+
+    /**
+     * For each unique secondary index whose entries this row change adds or removes (an insert, a delete, an update of
+     * one of its columns), one key for the index as a whole. The target locks more than the values: InnoDB's duplicate
+     * check for a new entry takes shared next-key locks on the neighbouring entries, and a changed or deleted entry stays
+     * (delete-marked) until its transaction commits; two transactions changing different values of one unique index
+     * then wait for each other's neighbours. Seen on the mixed workload of issue 19 (docs/commit-order.md): every
+     * commit-order deadlock was on a unique secondary index. Ordering the transactions that change such an index's
+     * entries costs the parallelism among them and avoids those waits; primary keys are left out (InnoDB locks the
+     * clustered record itself, which its row key already orders).
+     */
+    private void addUniqueIndexKeys(Set<Long> keys, TableShape shape, String schema, String table, RowImage before,
+            RowImage after) {
+        for (TableShape.Key key : shape.uniqueKeys()) {
+            if (key.name().equals(TableShape.PRIMARY)) {
+                continue;
+            }
+            if (before == null || after == null || changes(key, before, after)) {
+                keys.add(hasher.start(UNIQUE_INDEX_KEY, schema, table).value(key.name()).finish());
+            }
+        }
+    }
+
+    /** The index name under which a unique index's whole-index key is hashed: NUL, so no real index name equals it. */
+    static final String UNIQUE_INDEX_KEY = "\0index";
+
+    /** Whether an update changes a column of the key (a column the after image lacks is unchanged). */
+    private static boolean changes(TableShape.Key key, RowImage before, RowImage after) {
+        for (String c : key.columns()) {
+            int a = after.indexOf(c);
+            if (a < 0) {
+                continue;
+            }
+            int b = before.indexOf(c);
+            if (b < 0 || !java.util.Objects.deepEquals(before.values()[b], after.values()[a])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Long hash(TableShape.Key key, String schema, String table, List<String> columns, RowImage image) {

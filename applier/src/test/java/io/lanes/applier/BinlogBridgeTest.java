@@ -93,7 +93,7 @@ class BinlogBridgeTest {
         assertEquals(new BigDecimal("12.50"), first.after().value("balance"));
         assertFalse(insertCustomers.isBarrier());
         assertEquals(List.of("shop"), insertCustomers.partitionKeys());
-        assertEquals(6, insertCustomers.writeKeyCount(), "3 rows x (PRIMARY, email)");
+        assertEquals(7, insertCustomers.writeKeyCount(), "3 rows x (PRIMARY, email), and the email index as a whole");
 
         // INSERT INTO orders (4, customer 3): its foreign key adds customers' PRIMARY key 3, the key the customers insert
         // wrote, so the two conflict although they touch different tables.
@@ -156,6 +156,9 @@ class BinlogBridgeTest {
         List<Transaction<SourceTransaction>> noteOnly = new ArrayList<>();
         Set<Long> keysWithoutNote = new HashSet<>();
         int rowTransactions = 0;
+        int codeChanges = 0;
+        long ukCode = new io.lanes.applier.internal.WriteKeyHasher().start(BinlogBridge.UNIQUE_INDEX_KEY, "mix1", "slot")
+                .value("uk_code").finish();
         try (TransactionReader reader = TransactionReader.open(binlog)) {
             BinlogTransaction t;
             while ((t = reader.next()) != null) {
@@ -169,6 +172,14 @@ class BinlogBridgeTest {
                 }
                 rowTransactions++;
                 assertTrue(c.writeKeyCount() > 0, "without write keys (would run alone): " + c.position());
+                // Changes of a unique secondary index's entries carry the whole index's key; other changes do not.
+                boolean changesCode = c.payload().changes().stream().anyMatch(ch -> ch instanceof RowChange rc
+                        && rc.table().table().equals("slot") && (rc.kind() != RowChange.Kind.UPDATE
+                        || !java.util.Objects.equals(rc.before().value("code"), rc.after().value("code"))));
+                assertEquals(changesCode, keys(c).contains(ukCode), c.position());
+                if (changesCode) {
+                    codeChanges++;
+                }
                 if (tables.equals(List.of("note"))) {
                     noteOnly.add(c);
                 } else if (!tables.contains("note")) {
@@ -177,6 +188,7 @@ class BinlogBridgeTest {
             }
         }
         assertTrue(rowTransactions > 2_000, "row transactions: " + rowTransactions);
+        assertTrue(codeChanges > 300, "transactions changing mix1.slot.code: " + codeChanges);
         assertTrue(noteOnly.size() > 200, "transactions on the keyless table only: " + noteOnly.size());
         Set<Long> shared = keys(noteOnly.get(0));
         for (Transaction<SourceTransaction> n : noteOnly) {
