@@ -7,6 +7,8 @@
 # A setting is SCHEDULER:WORKERS:COMMIT_ORDER (e.g. writeset:16:partition); default: the table in docs/commit-order.md.
 # LOCKS=1: while each run lasts, sample the target's lock views (INNODB_LOCK_WAITS + INNODB_TRX, every 150 ms: MariaDB
 # refreshes them only when unread for 100 ms) and the target's processlist into $OUT/locks-<setting>.tsv.
+# FIXTURE=path/without/.000001.gz and SCHEMAS="a b" apply another recorded log the same way (e.g. workload 2 from
+# scripts/fixtures/record-sysbench-oltp.sh: FIXTURE=/tmp/lanes-fixtures/sysbench-oltp_write_only SCHEMAS=sb).
 # Prints one TSV line per run: setting, seconds, tx/s, commit-order wait s, deadlocks broken, commit-order timeouts,
 # exact (yes/no). Needs mariadbd, java 17, python3.
 set -euo pipefail
@@ -16,7 +18,8 @@ settings=("$@")
 [ ${#settings[@]} -gt 0 ] || settings=(schema:16:partition writeset:4:partition writeset:16:partition
   writeset:16:strict writeset:16:none)
 runs=${RUNS:-1}
-fixture=binlog-api/src/test/resources/binlogs/mariadb-10.11/mixed-workload
+fixture=${FIXTURE:-binlog-api/src/test/resources/binlogs/mariadb-10.11/mixed-workload}
+schemas=${SCHEMAS:-mix1 mix2}
 out=${OUT:-/tmp/lanes-mixed-bench}; mkdir -p "$out"
 root=$(mktemp -d /tmp/lanes-mixed-target.XXXXXX)
 trap 'mariadb-admin --no-defaults -uroot -S "$root/t.sock" shutdown >/dev/null 2>&1 || true; rm -rf "$root"' EXIT
@@ -34,7 +37,7 @@ printf 'setting\tseconds\ttx/s\tcommit-order wait s\tdeadlocks broken\tcommit-or
 for setting in "${settings[@]}"; do
   IFS=: read -r sched workers order <<< "$setting"
   for run in $(seq 1 "$runs"); do
-    $T -e "DROP DATABASE IF EXISTS mix1; DROP DATABASE IF EXISTS mix2; DROP DATABASE IF EXISTS lanes"
+    for db in $schemas lanes; do $T -e "DROP DATABASE IF EXISTS \`$db\`"; done
     sampler=
     if [ "${LOCKS:-}" = 1 ]; then
       ( while true; do
