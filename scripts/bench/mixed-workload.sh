@@ -9,6 +9,9 @@
 # refreshes them only when unread for 100 ms) and the target's processlist into $OUT/locks-<setting>.tsv.
 # FIXTURE=path/without/.000001.gz and SCHEMAS="a b" apply another recorded log the same way (e.g. workload 2 from
 # scripts/fixtures/record-sysbench-oltp.sh: FIXTURE=/tmp/lanes-fixtures/sysbench-oltp_write_only SCHEMAS=sb).
+# TARGET=postgres: into the PostgreSQL at 127.0.0.1:5432 (database test, user postgres) instead, the schemas dropped
+# before each run, the checkpoint in lanes_bench.lanes_checkpoint; exactness there is each table's row count only
+# (printed as "counts").
 # Prints one TSV line per run: setting, seconds, tx/s, commit-order wait s, deadlocks broken, commit-order timeouts,
 # exact (yes/no). Needs mariadbd, java 17, python3.
 set -euo pipefail
@@ -32,12 +35,22 @@ setsid mariadbd --no-defaults --datadir="$root/d" --user="$(id -un)" --port="$po
   >/dev/null 2>&1 < /dev/null &
 for _ in $(seq 1 240); do mariadb --no-defaults -uroot -S "$root/t.sock" -e 'select 1' >/dev/null 2>&1 && break; sleep 0.5; done
 T="mariadb --no-defaults -uroot -S $root/t.sock"
+P="psql -h 127.0.0.1 -U postgres -d test -q -t -A"
+if [ "${TARGET:-mariadb}" = postgres ]; then
+  url=jdbc:postgresql://127.0.0.1:5432/test; user=postgres; ckpt=(--checkpoint-table lanes_bench.lanes_checkpoint)
+else
+  url="jdbc:mariadb://127.0.0.1:$port/"; user=root; ckpt=()
+fi
 gunzip -c "$fixture.000001.gz" > "$root/mixed.000001"
 printf 'setting\tseconds\ttx/s\tcommit-order wait s\tdeadlocks broken\tcommit-order timeouts\texact\n'
 for setting in "${settings[@]}"; do
   IFS=: read -r sched workers order <<< "$setting"
   for run in $(seq 1 "$runs"); do
-    for db in $schemas lanes; do $T -e "DROP DATABASE IF EXISTS \`$db\`"; done
+    if [ "${TARGET:-mariadb}" = postgres ]; then
+      for db in $schemas lanes_bench; do $P -c "DROP SCHEMA IF EXISTS \"$db\" CASCADE" 2>/dev/null; done
+    else
+      for db in $schemas lanes; do $T -e "DROP DATABASE IF EXISTS \`$db\`"; done
+    fi
     sampler=
     if [ "${LOCKS:-}" = 1 ]; then
       ( while true; do
@@ -52,16 +65,21 @@ for setting in "${settings[@]}"; do
       sampler=$!
     fi
     start=$(date +%s.%N)
-    json=$(java -jar "$jar" apply --json --source "$root/mixed.000001" --target "jdbc:mariadb://127.0.0.1:$port/" \
-      --target-user root --scheduler "$sched" --workers "$workers" --commit-order "$order" 2> "$out/stderr-$setting.log" \
+    json=$(java -jar "$jar" apply --json --source "$root/mixed.000001" --target "$url" \
+      --target-user "$user" "${ckpt[@]}" --scheduler "$sched" --workers "$workers" --commit-order "$order" 2> "$out/stderr-$setting.log" \
       | tail -1)
     end=$(date +%s.%N)
     [ -z "$sampler" ] || { kill "$sampler"; wait "$sampler" 2>/dev/null || true; }
     echo "$json" > "$out/result-$sched-$workers-$order-$run.json"
     exact=yes
     while IFS=$'\t' read -r table sum rows; do
-      got=$($T -N -e "CHECKSUM TABLE $table" | awk '{print $2}')
-      [ "$got" = "$sum" ] || { exact="no ($table)"; }
+      if [ "${TARGET:-mariadb}" = postgres ]; then
+        got=$($P -c "SELECT COUNT(*) FROM \"${table%%.*}\".\"${table#*.}\"" 2>&1)
+        [ "$got" = "$rows" ] && exact=counts || { exact="no ($table: $got rows, source $rows)"; break; }
+      else
+        got=$($T -N -e "CHECKSUM TABLE $table" | awk '{print $2}')
+        [ "$got" = "$sum" ] || { exact="no ($table)"; }
+      fi
     done < "$fixture.checksums.tsv"
     python3 - "$setting" "$start" "$end" "$exact" "$json" <<'PY'
 import json, sys
