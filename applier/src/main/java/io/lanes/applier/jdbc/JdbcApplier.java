@@ -76,7 +76,6 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private volatile long sessionId = -1;
     /** How to ask the target who waits for this session's locks; null until a connection is open, or when unusable. */
     private io.lanes.applier.internal.LockViews lockViews;
-    private PreparedStatement waitingForThis;
 
     private PreparedStatement current;
     private String currentSql;
@@ -761,8 +760,9 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     }
 
     /**
-     * The sessions waiting for a lock this applier's open transaction holds, from the target's lock views (see
-     * {@link io.lanes.applier.internal.LockViews}); the query reads views only and leaves the open transaction as it is.
+     * The sessions waiting for a lock this applier's open transaction holds, directly or through other waiting sessions,
+     * from the target's lock views (see {@link io.lanes.applier.internal.LockViews}), sampled for all the target's
+     * workers; the query reads views only and leaves the open transaction as it is.
      * Empty with no connection open; null when the session's id is unknown.
      */
     @Override
@@ -773,33 +773,14 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         if (lockViews == null) {
             return null;
         }
-        if (lockViews.sharedSample()) {
-            return waitingTransitively(target.lockWaitSample(connection, lockViews), sessionId);
-        }
-        if (waitingForThis == null) {
-            waitingForThis = connection.prepareStatement(lockViews.waitingSql());
-        }
-        long[] ids = new long[4];
-        int n = 0;
-        try (java.sql.ResultSet rs = waitingForThis.executeQuery()) {
-            while (rs.next()) {
-                if (n == ids.length) {
-                    ids = java.util.Arrays.copyOf(ids, n * 2);
-                }
-                ids[n++] = rs.getLong(1);
-            }
-        }
-        return java.util.Arrays.copyOf(ids, n);
+        return waitingTransitively(target.lockWaitSample(connection, lockViews), sessionId);
     }
 
     private void closeStatements() {
         for (PreparedStatement ps : statements.values()) {
             closeQuietly(ps);
         }
-        if (waitingForThis != null) {
-            closeQuietly(waitingForThis);
-            waitingForThis = null;
-        }
+
         statements.clear();
         current = null;
         currentSql = null;

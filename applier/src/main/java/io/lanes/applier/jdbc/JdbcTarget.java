@@ -62,7 +62,8 @@ public final class JdbcTarget {
     /**
      * Every lock wait in the target as (waiting session, blocking session) pairs, read through {@code c} at most once per
      * {@link io.lanes.applier.internal.LockViews#minIntervalNanos()} for all this target's appliers (see
-     * {@link io.lanes.applier.internal.LockViews}: reading MariaDB's views more often keeps them from refreshing);
+     * {@link io.lanes.applier.internal.LockViews}: one query for all the waiting workers, and reading MariaDB's views
+     * more often keeps them from refreshing);
      * between reads, the last sample. Thread-safe: workers asking meanwhile wait for the one reading.
      */
     long[] lockWaitSample(java.sql.Connection c, io.lanes.applier.internal.LockViews views) throws java.sql.SQLException {
@@ -72,7 +73,7 @@ public final class JdbcTarget {
             }
             long[] pairs = new long[8];
             int n = 0;
-            try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(views.waitingSql())) {
+            try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(views.waitsSql())) {
                 while (rs.next()) {
                     if (n == pairs.length) {
                         pairs = java.util.Arrays.copyOf(pairs, n * 2);
