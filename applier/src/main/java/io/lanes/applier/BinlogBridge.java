@@ -74,6 +74,7 @@ public final class BinlogBridge {
     private final GtidState gtidState = new GtidState();
     private final WriteKeyHasher hasher = new WriteKeyHasher();
     private boolean foreignKeyChecksOffRunsAlone;
+    private boolean uniqueIndexKeys;
 
     /** A bridge whose statements pass {@link StatementFilter#defaults}: account management skipped. */
     public BinlogBridge(SchemaMapping mapping, TableMetadata metadata) {
@@ -93,6 +94,17 @@ public final class BinlogBridge {
      */
     public void foreignKeyChecksOffRunsAlone(boolean alone) {
         this.foreignKeyChecksOffRunsAlone = alone;
+    }
+
+    /**
+     * Adds, for each unique secondary index whose entries a row change adds or removes, a key for the index as a whole
+     * (see {@code addUniqueIndexKeys}). For InnoDB targets (MySQL, MariaDB), whose next-key locks make transactions
+     * changing different values of one unique index wait for each other; PostgreSQL and H2 lock only equal values, which
+     * the per-value keys already order, so there it would only cost parallelism. Off by default. Call before the first
+     * transaction.
+     */
+    public void uniqueIndexKeys(boolean on) {
+        this.uniqueIndexKeys = on;
     }
 
     public TableMetadata metadata() {
@@ -324,7 +336,9 @@ public final class BinlogBridge {
                 boolean b = before == null || addKeys(keys, shape, targetSchema, map.table(), before);
                 boolean a = after == null || addKeys(keys, shape, targetSchema, map.table(), merged(before, after));
                 usable &= b && a;
-                addUniqueIndexKeys(keys, shape, targetSchema, map.table(), before, after);
+                if (uniqueIndexKeys) {
+                    addUniqueIndexKeys(keys, shape, targetSchema, map.table(), before, after);
+                }
             }
         }
         return usable;
