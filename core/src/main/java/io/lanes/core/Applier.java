@@ -66,9 +66,10 @@ public interface Applier<P> extends AutoCloseable {
 
     /**
      * Commit-order deadlock detection: the target sessions whose current statement waits for a lock that this applier's
-     * open transaction holds (the target's own lock views: MariaDB {@code information_schema.INNODB_LOCK_WAITS}, MySQL
-     * {@code performance_schema.data_lock_waits}, PostgreSQL {@code pg_blocking_pids()}, H2
-     * {@code INFORMATION_SCHEMA.SESSIONS.BLOCKER_ID}).
+     * open transaction holds, directly or through other waiting sessions (an earlier transaction may wait for a later
+     * one that itself waits for this one), as the target's own lock views tell it (MariaDB
+     * {@code information_schema.INNODB_LOCK_WAITS}, MySQL {@code performance_schema.data_lock_waits}, PostgreSQL
+     * {@code pg_blocking_pids()}, H2 {@code INFORMATION_SCHEMA.SESSIONS.BLOCKER_ID}).
      *
      * <p>Called by the worker's own thread, with its batch applied and not committed, while that batch waits for earlier
      * transactions to commit (commit order) and a worker applying an earlier transaction has been busy for a while. When
