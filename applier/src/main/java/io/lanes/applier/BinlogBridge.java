@@ -51,8 +51,11 @@ import java.util.Set;
  *   <li>write keys: one per unique key (primary key first) of every changed row whose key has no NULL part, hashed over
  *       index name, target schema, table and the values normalised as a case-insensitive collation compares them; a
  *       foreign key adds the parent's key for the referenced values, so a child row and its parent row conflict without
- *       giving up parallelism on the parent table. A row of a table with no usable key (or an unknown table) leaves the
- *       transaction without write keys, so the writeset scheduler runs it alone;</li>
+ *       giving up parallelism on the parent table. A row none of whose unique keys is free of NULLs (a table without a
+ *       primary or unique key: the target finds such rows by all their columns) adds its table's key instead, so the
+ *       transactions touching that table run one after another but in parallel with the rest, rather than alone, each
+ *       waiting for everything before it (on the mixed workload of issue 19, 352 of its 2,503 transactions). An
+ *       unknown table leaves the transaction without write keys, so the writeset scheduler runs it alone;</li>
  *   <li>barrier: DDL and any other statement logged as text;</li>
  *   <li>position: {@link SourcePosition} text, file and offset past the transaction and the GTID state after it.</li>
  * </ul>
@@ -86,6 +89,7 @@ public final class BinlogBridge {
     private final WriteKeyHasher hasher = new WriteKeyHasher();
     private boolean foreignKeyChecksOffRunsAlone;
     private boolean followSkippedDefinitions = true;
+    private boolean uniqueIndexKeys;
 
     /** A bridge whose statements pass {@link StatementFilter#defaults}: account management skipped. */
     public BinlogBridge(SchemaMapping mapping, TableMetadata metadata) {
@@ -115,6 +119,17 @@ public final class BinlogBridge {
      */
     public void foreignKeyChecksOffRunsAlone(boolean alone) {
         this.foreignKeyChecksOffRunsAlone = alone;
+    }
+
+    /**
+     * Adds, for each unique secondary index whose entries a row change adds or removes, a key for the index as a whole
+     * (see {@code addUniqueIndexKeys}). For InnoDB targets (MySQL, MariaDB), whose next-key locks make transactions
+     * changing different values of one unique index wait for each other; PostgreSQL and H2 lock only equal values, which
+     * the per-value keys already order, so there it would only cost parallelism. Off by default. Call before the first
+     * transaction.
+     */
+    public void uniqueIndexKeys(boolean on) {
+        this.uniqueIndexKeys = on;
     }
 
     public TableMetadata metadata() {
@@ -384,6 +399,9 @@ public final class BinlogBridge {
                 boolean b = before == null || addKeys(keys, shape, targetSchema, map.table(), before);
                 boolean a = after == null || addKeys(keys, shape, targetSchema, map.table(), merged(before, after));
                 usable &= b && a;
+                if (uniqueIndexKeys) {
+                    addUniqueIndexKeys(keys, shape, targetSchema, map.table(), before, after);
+                }
             }
         }
         return usable;
@@ -429,7 +447,16 @@ public final class BinlogBridge {
         return new RowImage(cols, values);
     }
 
-    /** Adds one hash per unique key without a NULL part; false when no key of the table is usable for this row. */
+    /**
+     * Adds one hash per unique key without a NULL part, and the parent's key per foreign key; when no unique key is
+     * usable for this row, the table's key instead (see the class comment). Always true: a known table always yields a
+     * key.
+     *
+     * <p>Why the table key is enough: two transactions that change the same row of such a table both carry its key. Two
+     * that change one row of a table with a nullable unique key, one while its key value is set and one while it is
+     * NULL, meet through the transaction that set it to NULL (or from NULL), which carries both the value's key and the
+     * table's: the writeset scheduler orders all three.
+     */
     private boolean addKeys(Set<Long> keys, TableShape shape, String schema, String table, RowImage image) {
         boolean any = false;
         for (TableShape.Key key : shape.uniqueKeys()) {
@@ -445,7 +472,51 @@ public final class BinlogBridge {
                 keys.add(h);
             }
         }
-        return any;
+        if (!any) {
+            // No index name can clash with this one: identifiers never hold NUL.
+            keys.add(hasher.start("\0table", schema, table).finish());
+        }
+        return true;
+    }
+
+    /**
+     * For each unique secondary index whose entries this row change adds or removes (an insert, a delete, an update of
+     * one of its columns), one key for the index as a whole. The target locks more than the values: InnoDB's duplicate
+     * check for a new entry takes shared next-key locks on the neighbouring entries, and a changed or deleted entry stays
+     * (delete-marked) until its transaction commits; two transactions changing different values of one unique index
+     * then wait for each other's neighbours. Seen on the mixed workload of issue 19 (docs/commit-order.md): every
+     * commit-order deadlock was on a unique secondary index. Ordering the transactions that change such an index's
+     * entries costs the parallelism among them and avoids those waits; primary keys are left out (InnoDB locks the
+     * clustered record itself, which its row key already orders).
+     */
+    private void addUniqueIndexKeys(Set<Long> keys, TableShape shape, String schema, String table, RowImage before,
+            RowImage after) {
+        for (TableShape.Key key : shape.uniqueKeys()) {
+            if (key.name().equals(TableShape.PRIMARY)) {
+                continue;
+            }
+            if (before == null || after == null || changes(key, before, after)) {
+                keys.add(hasher.start(UNIQUE_INDEX_KEY, schema, table).value(key.name()).finish());
+            }
+        }
+    }
+
+    /** The index name under which a unique index's whole-index key is hashed: NUL, so no real index name equals it. */
+    static final String UNIQUE_INDEX_KEY = "\0index";
+
+    /** Whether an update changes a column of the key (a column the after image lacks is unchanged). */
+    private static boolean changes(TableShape.Key key, RowImage before, RowImage after) {
+        for (String c : key.columns()) {
+            int a = after.indexOf(c);
+            if (a < 0) {
+                continue;
+            }
+            int b = before.indexOf(c);
+            if (b < 0 || !java.util.Objects.deepEquals(before.values()[b], after.values()[a])) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Long hash(TableShape.Key key, String schema, String table, List<String> columns, RowImage image) {

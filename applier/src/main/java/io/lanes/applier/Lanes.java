@@ -458,6 +458,7 @@ public final class Lanes implements AutoCloseable {
         bridge.followSkippedDefinitions(!historyRestored);
         JdbcTarget jdbc = jdbcTarget;
         bridge.foreignKeyChecksOffRunsAlone(jdbc != null && jdbc.dialect().kind() == Dialect.Kind.H2);
+        bridge.uniqueIndexKeys(jdbc != null && jdbc.dialect().kind() == Dialect.Kind.MYSQL);
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(config.verifyChecksums).build();
         try {
             if (config.sourceClient != null) {

@@ -112,6 +112,95 @@ class BinlogBridgeTest {
         assertEquals(2, weird.writeKeyCount());
     }
 
+    /**
+     * The mixed workload of issue 19 (recorded from MariaDB 10.11 by scripts/fixtures/record-mixed-workload.sh): its
+     * table without any key, mix1.note, used to leave every transaction touching it without write keys, so the writeset
+     * scheduler ran each alone (352 of 2,503 waited for everything before them). Now they carry the table's key: they
+     * are ordered among themselves, and share no key with transactions that do not touch the table.
+     */
+    @Test
+    void rowsOfATableWithoutAKeyCarryTheTablesKey() throws Exception {
+        Path binlog = temp.resolve("mixed-workload.000001.gz");
+        try (InputStream in = getClass().getResourceAsStream("/binlogs/mariadb-10.11/mixed-workload.000001.gz")) {
+            assertNotNull(in);
+            Files.copy(in, binlog);
+        }
+        boolean[] slotAltered = {false}; // the log adds a column to mix1.slot mid-stream (MINIMAL metadata: by position)
+        TableMetadata shapes = new TableMetadata() {
+            @Override
+            public TableShape shape(String schema, String table) {
+                TableShape.Key pk = new TableShape.Key(TableShape.PRIMARY, List.of("id"));
+                TableShape.Key parentPk = pk;
+                return switch (table) {
+                    case "parent" -> new TableShape(List.of("id", "name"),
+                            List.of(pk, new TableShape.Key("uk_name", List.of("name"))), List.of());
+                    case "child" -> new TableShape(List.of("id", "parent_id", "qty"), List.of(pk),
+                            List.of(new TableShape.ForeignKey(List.of("parent_id"), new TableRef("mix1", "parent"),
+                                    parentPk)));
+                    case "slot" -> new TableShape(slotAltered[0] ? List.of("id", "code", "v", "extra")
+                            : List.of("id", "code", "v"),
+                            List.of(pk, new TableShape.Key("uk_code", List.of("code"))), List.of());
+                    case "moving" -> new TableShape(List.of("id", "v"), List.of(pk), List.of());
+                    case "bulk" -> new TableShape(List.of("id", "v", "pad"), List.of(pk), List.of());
+                    case "acct" -> new TableShape(List.of("id", "bal"), List.of(pk), List.of());
+                    case "note" -> new TableShape(List.of("n", "txt"), List.of(), List.of());
+                    default -> null;
+                };
+            }
+
+            @Override
+            public void invalidate() {
+            }
+        };
+        BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), shapes);
+        bridge.uniqueIndexKeys(true);
+        BinlogBridge withoutIndexKeys = new BinlogBridge(SchemaMapping.identity(), shapes);
+        List<Transaction<SourceTransaction>> noteOnly = new ArrayList<>();
+        Set<Long> keysWithoutNote = new HashSet<>();
+        int rowTransactions = 0;
+        int codeChanges = 0;
+        long ukCode = new io.lanes.applier.internal.WriteKeyHasher().start(BinlogBridge.UNIQUE_INDEX_KEY, "mix1", "slot")
+                .value("uk_code").finish();
+        try (TransactionReader reader = TransactionReader.open(binlog)) {
+            BinlogTransaction t;
+            while ((t = reader.next()) != null) {
+                Transaction<SourceTransaction> c = bridge.convert(t);
+                assertFalse(keys(withoutIndexKeys.convert(t)).contains(ukCode), "off by default: " + c.position());
+                List<String> tables = c.payload().changes().stream().filter(RowChange.class::isInstance)
+                        .map(ch -> ((RowChange) ch).table().table()).distinct().toList();
+                if (c.isBarrier() || tables.isEmpty()) {
+                    slotAltered[0] |= c.payload().changes().stream().anyMatch(ch -> ch instanceof SourceStatement st
+                            && st.sql().contains("ALTER TABLE mix1.slot"));
+                    continue;
+                }
+                rowTransactions++;
+                assertTrue(c.writeKeyCount() > 0, "without write keys (would run alone): " + c.position());
+                // Changes of a unique secondary index's entries carry the whole index's key; other changes do not.
+                boolean changesCode = c.payload().changes().stream().anyMatch(ch -> ch instanceof RowChange rc
+                        && rc.table().table().equals("slot") && (rc.kind() != RowChange.Kind.UPDATE
+                        || !java.util.Objects.equals(rc.before().value("code"), rc.after().value("code"))));
+                assertEquals(changesCode, keys(c).contains(ukCode), c.position());
+                if (changesCode) {
+                    codeChanges++;
+                }
+                if (tables.equals(List.of("note"))) {
+                    noteOnly.add(c);
+                } else if (!tables.contains("note")) {
+                    keysWithoutNote.addAll(keys(c));
+                }
+            }
+        }
+        assertTrue(rowTransactions > 2_000, "row transactions: " + rowTransactions);
+        assertTrue(codeChanges > 300, "transactions changing mix1.slot.code: " + codeChanges);
+        assertTrue(noteOnly.size() > 200, "transactions on the keyless table only: " + noteOnly.size());
+        Set<Long> shared = keys(noteOnly.get(0));
+        for (Transaction<SourceTransaction> n : noteOnly) {
+            assertEquals(shared, keys(n), "every transaction on mix1.note carries only the table's key");
+        }
+        assertEquals(1, shared.size());
+        assertFalse(keysWithoutNote.containsAll(shared), "transactions not touching mix1.note do not carry its key");
+    }
+
     @Test
     void unknownTableLeavesNoWriteKeysSoTheWritesetSchedulerRunsItAlone() throws Exception {
         Path binlog = temp.resolve("types-full-metadata.000001");

@@ -3,7 +3,7 @@ package io.lanes.core;
 /**
  * Applies transactions to a target for one worker. One instance per worker, created by {@link ApplierFactory#create}.
  *
- * <p>Threading: every method of an instance is called by its worker's thread only (with 0 workers, by the dispatching
+ * <p>Threading: every method of an instance but {@link #targetSession()} is called by its worker's thread only (with 0 workers, by the dispatching
  * thread), never concurrently; an instance may therefore hold a connection and an open target transaction.
  *
  * <p>Protocol (block commit): a worker calls {@link #apply} for one or more consecutive transactions of its queue, then
@@ -49,6 +49,41 @@ public interface Applier<P> extends AutoCloseable {
      */
     default boolean isRetryable(Throwable failure) {
         return true;
+    }
+
+    /**
+     * This applier's session in the target (MariaDB/MySQL {@code CONNECTION_ID()}, PostgreSQL {@code pg_backend_pid()},
+     * H2 {@code SESSION_ID()}), or -1 when it has none open or cannot tell. Used with {@link #sessionsWaitingForThis()}
+     * to find which worker waits for a lock this applier holds.
+     *
+     * <p>Threading: unlike the other methods, called by <em>any</em> worker's thread, concurrently with this applier's
+     * own calls (while its worker is blocked inside {@link #apply}): it must be safe to call at any time and must not
+     * block (return a volatile field set when the session opens).
+     */
+    default long targetSession() {
+        return -1;
+    }
+
+    /**
+     * Commit-order deadlock detection: the target sessions whose current statement waits for a lock that this applier's
+     * open transaction holds, directly or through other waiting sessions (an earlier transaction may wait for a later
+     * one that itself waits for this one), as the target's own lock views tell it (MariaDB
+     * {@code information_schema.INNODB_LOCK_WAITS}, MySQL {@code performance_schema.data_lock_waits}, PostgreSQL
+     * {@code pg_blocking_pids()}, H2 {@code INFORMATION_SCHEMA.SESSIONS.BLOCKER_ID}).
+     *
+     * <p>Called by the worker's own thread, with its batch applied and not committed, while that batch waits for earlier
+     * transactions to commit (commit order) and a worker applying an earlier transaction has been busy for a while. When
+     * one of the returned sessions is such a worker's ({@link #targetSession()}), neither can go on: the engine rolls
+     * this batch back (never the earlier one), lets the earlier commit, applies the batch again and counts it in
+     * {@link EngineStats#commitOrderDeadlocksBroken()}. It must not change the open transaction.
+     *
+     * @return the waiting sessions (empty when none); null when this applier cannot tell (the default), in which case
+     *     only {@link Engine.Builder#commitOrderTimeout} breaks such a deadlock
+     * @throws Exception when the lookup failed; the engine then stops asking this applier (it logs why) and relies on
+     *     the timeout
+     */
+    default long[] sessionsWaitingForThis() throws Exception {
+        return null;
     }
 
     /** Releases resources; called once by the worker's thread when it exits. */

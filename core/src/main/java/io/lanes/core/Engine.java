@@ -213,6 +213,7 @@ public final class Engine<P> implements AutoCloseable {
         private Duration retryBackoff = Duration.ofMillis(10);
         private Duration retryMaxBackoff = Duration.ofSeconds(1);
         private Duration commitOrderTimeout = Duration.ofSeconds(1);
+        private boolean commitOrderDeadlockDetection = true;
         private Executor executor;
         private ThreadFactory threadFactory;
         private StatsListener statsListener;
@@ -320,10 +321,28 @@ public final class Engine<P> implements AutoCloseable {
 
         /**
          * How long a worker waits for earlier transactions to commit before it suspects a commit-order deadlock, rolls its
-         * batch back, waits for them without holding anything, and applies again.
+         * batch back, waits for them without holding anything, and applies again. With
+         * {@link #commitOrderDeadlockDetection} and an applier that can read the target's lock views, a deadlock is
+         * found long before this; once the views have answered during a wait (no earlier transaction waits for this
+         * batch: the wait is for a large earlier transaction), the wait gives up only after 10 times this, a backstop
+         * for waits the views cannot show.
          */
         public Builder<P> commitOrderTimeout(Duration timeout) {
             this.commitOrderTimeout = positive(timeout, "commit order timeout");
+            return this;
+        }
+
+        /**
+         * Whether a worker whose applied batch waits for earlier transactions to commit asks the target, through
+         * {@link Applier#sessionsWaitingForThis()}, whether a worker applying an earlier transaction waits for one of its
+         * locks (a commit-order deadlock), and if so rolls its own batch back at once (milliseconds) instead of after
+         * {@link #commitOrderTimeout}. On by default; it costs one lock-view query per probe, and probes happen only while
+         * a commit-order wait lasts over a millisecond and an earlier transaction's worker is inside an apply. Appliers
+         * that cannot tell (the default implementation) fall back to the timeout either way. Off: only the timeout
+         * (for measurements and tests that show the difference).
+         */
+        public Builder<P> commitOrderDeadlockDetection(boolean on) {
+            this.commitOrderDeadlockDetection = on;
             return this;
         }
 
@@ -365,7 +384,7 @@ public final class Engine<P> implements AutoCloseable {
             return new Engine<>(new EngineRuntime<>(new EngineRuntime.Config<>(applierFactory, scheduler, workers,
                     commitOrder, store, initialPosition, groupSize, period.toNanos(), budgetBytes, workerQueueCapacity,
                     maxBatch, retries, retryBackoff.toNanos(), retryMaxBackoff.toNanos(), commitOrderTimeout.toNanos(),
-                    ex, statsListener, statsInterval.toNanos(), name)));
+                    commitOrderDeadlockDetection, ex, statsListener, statsInterval.toNanos(), name)));
         }
 
         private static ThreadFactory defaultThreads(String name) {

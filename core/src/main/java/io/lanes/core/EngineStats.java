@@ -19,10 +19,12 @@ import java.util.List;
  * @param skipped transactions skipped because recovery found them already applied
  * @param dispatcherState what the dispatching thread is doing
  * @param workers each worker's counters, by worker id
- * @param commitOrderDeadlocksBroken commit-order deadlocks broken: a later transaction that held what an earlier one
- *     needed (in the target) was rolled back so that the earlier one could commit first, then applied again. Filled by
- *     the engine's commit-order deadlock detection; an engine without that detection reports 0 (its suspected
- *     deadlocks, broken by a timeout, are {@code commitOrderRetries})
+ * @param commitOrderDeadlocksBroken commit-order deadlocks broken: a later transaction, its worker in
+ *     {@link WaitState#WAITING_FOR_COMMIT_ORDER} ("Waiting for preceding transaction to commit"), held a lock in the
+ *     target that an earlier transaction's worker, in {@link WaitState#APPLYING}, waited for; the target's lock views
+ *     ({@link Applier#sessionsWaitingForThis()}) showed it, and the later batch was rolled back at once so that the
+ *     earlier one could commit first, then applied again. Deadlocks the lock views could not show and that the
+ *     commit-order timeout broke instead are {@code commitOrderRetries}
  */
 public record EngineStats(
         long uptimeNanos,

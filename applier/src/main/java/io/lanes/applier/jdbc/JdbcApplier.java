@@ -72,6 +72,10 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private final Map<SqlKey, RowSql> sqlCache = new HashMap<>();
     private final LinkedHashMap<String, PreparedStatement> statements;
     private Connection connection;
+    /** The open connection's session id in the target (-1: none, or unknown); read by other workers' threads. */
+    private volatile long sessionId = -1;
+    /** How to ask the target who waits for this session's locks; null until a connection is open, or when unusable. */
+    private io.lanes.applier.internal.LockViews lockViews;
 
     private PreparedStatement current;
     private String currentSql;
@@ -717,14 +721,88 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 throw e;
             }
             connection = c;
+            identifySession(c);
         }
         return connection;
+    }
+
+    /**
+     * Reads the new session's id for commit-order deadlock detection. A target that cannot say leaves the id unknown:
+     * the engine then breaks such deadlocks by its commit-order timeout only (logged once here).
+     */
+    private void identifySession(Connection c) {
+        try {
+            io.lanes.applier.internal.LockViews views = io.lanes.applier.internal.LockViews.of(target.dialect().kind(), c);
+            long id;
+            try (Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(views.sessionSql())) {
+                rs.next();
+                id = rs.getLong(1);
+            }
+            if (!c.getAutoCommit()) {
+                c.commit(); // nothing written: ends the snapshot the query may have opened (PostgreSQL, MySQL)
+            }
+            lockViews = views;
+            sessionId = id;
+        } catch (SQLException | RuntimeException e) {
+            if (!sessionUnknownLogged) {
+                LOG.warn("worker {}: the target did not tell its session id ({}); commit-order deadlocks on this worker"
+                        + " are broken by the commit-order timeout only", workerId, e.toString());
+                sessionUnknownLogged = true;
+            }
+            lockViews = null;
+            sessionId = -1;
+        }
+    }
+
+    private boolean sessionUnknownLogged;
+
+    /**
+     * The sessions that wait for {@code me}, directly or through other waiting sessions, from (waiting, blocking) pairs:
+     * an earlier transaction may wait for a lock of a later one that itself waits for this session's lock.
+     */
+    static long[] waitingTransitively(long[] pairs, long me) {
+        java.util.Set<Long> reached = new java.util.LinkedHashSet<>();
+        reached.add(me);
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < pairs.length; i += 2) {
+                if (reached.contains(pairs[i + 1]) && reached.add(pairs[i])) {
+                    grew = true;
+                }
+            }
+        }
+        reached.remove(me);
+        return reached.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Override
+    public long targetSession() {
+        return sessionId;
+    }
+
+    /**
+     * The sessions waiting for a lock this applier's open transaction holds, directly or through other waiting sessions,
+     * from the target's lock views (see {@link io.lanes.applier.internal.LockViews}), sampled for all the target's
+     * workers; the query reads views only and leaves the open transaction as it is.
+     * Empty with no connection open; null when the session's id is unknown.
+     */
+    @Override
+    public long[] sessionsWaitingForThis() throws SQLException {
+        if (connection == null) {
+            return new long[0];
+        }
+        if (lockViews == null) {
+            return null;
+        }
+        return waitingTransitively(target.lockWaitSample(connection, lockViews), sessionId);
     }
 
     private void closeStatements() {
         for (PreparedStatement ps : statements.values()) {
             closeQuietly(ps);
         }
+
         statements.clear();
         current = null;
         currentSql = null;
@@ -742,6 +820,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             }
             connection = null;
         }
+        sessionId = -1;
     }
 
     private static void closeQuietly(Statement s) {

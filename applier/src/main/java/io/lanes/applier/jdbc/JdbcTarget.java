@@ -55,6 +55,39 @@ public final class JdbcTarget {
         inProcess = b.inProcess != null ? b.inProcess : dialect.kind() == Dialect.Kind.H2;
     }
 
+    private final Object lockWaitSampleLock = new Object();
+    private long lockWaitSampledAt;
+    private long[] lockWaitSample = new long[0];
+
+    /**
+     * Every lock wait in the target as (waiting session, blocking session) pairs, read through {@code c} at most once per
+     * {@link io.lanes.applier.internal.LockViews#minIntervalNanos()} for all this target's appliers (see
+     * {@link io.lanes.applier.internal.LockViews}: one query for all the waiting workers, and reading MariaDB's views
+     * more often keeps them from refreshing);
+     * between reads, the last sample. Thread-safe: workers asking meanwhile wait for the one reading.
+     */
+    long[] lockWaitSample(java.sql.Connection c, io.lanes.applier.internal.LockViews views) throws java.sql.SQLException {
+        synchronized (lockWaitSampleLock) {
+            if (lockWaitSampledAt != 0 && System.nanoTime() - lockWaitSampledAt < views.minIntervalNanos()) {
+                return lockWaitSample;
+            }
+            long[] pairs = new long[8];
+            int n = 0;
+            try (java.sql.Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(views.waitsSql())) {
+                while (rs.next()) {
+                    if (n == pairs.length) {
+                        pairs = java.util.Arrays.copyOf(pairs, n * 2);
+                    }
+                    pairs[n++] = rs.getLong(1);
+                    pairs[n++] = rs.getLong(2);
+                }
+            }
+            lockWaitSample = java.util.Arrays.copyOf(pairs, n);
+            lockWaitSampledAt = System.nanoTime();
+            return lockWaitSample;
+        }
+    }
+
     public static Builder builder(ConnectionFactory connections, Dialect dialect) {
         return new Builder(connections, dialect);
     }

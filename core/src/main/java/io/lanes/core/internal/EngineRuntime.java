@@ -58,6 +58,7 @@ public final class EngineRuntime<P> {
             long retryBackoffNanos,
             long retryMaxBackoffNanos,
             long commitOrderTimeoutNanos,
+            boolean commitOrderDeadlockDetection,
             Executor executor,
             StatsListener statsListener,
             long statsIntervalNanos,
@@ -111,8 +112,12 @@ public final class EngineRuntime<P> {
     final long retryBackoffNanos;
     final long retryMaxBackoffNanos;
     final long commitOrderTimeoutNanos;
+    /** Whether workers waiting for commit order ask their applier who waits for their locks (Applier#sessionsWaitingForThis). */
+    final boolean commitOrderDeadlockDetection;
     final LongAdder retries = new LongAdder();
     final LongAdder commitOrderRetries = new LongAdder();
+    /** Commit-order deadlocks found in the target's lock views and broken by rolling the later batch back. */
+    final LongAdder commitOrderDeadlocksBroken = new LongAdder();
     /**
      * Bytes given back by workers as their transactions commit. The bytes charged are the dispatching thread's own
      * counter ({@link #chargedBytes}): one shared counter updated by both sides at every transaction made them take its
@@ -200,6 +205,7 @@ public final class EngineRuntime<P> {
         this.retryBackoffNanos = config.retryBackoffNanos();
         this.retryMaxBackoffNanos = config.retryMaxBackoffNanos();
         this.commitOrderTimeoutNanos = config.commitOrderTimeoutNanos();
+        this.commitOrderDeadlockDetection = config.commitOrderDeadlockDetection();
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -1075,6 +1081,11 @@ public final class EngineRuntime<P> {
         return ok || window.lwm() >= seq;
     }
 
+    /** The workers (null before start); read by a worker looking for the one its open batch blocks. */
+    Worker<P>[] workersForDeadlockCheck() {
+        return workers;
+    }
+
     public EngineStats stats() {
         long now = System.nanoTime();
         List<WorkerStats> ws = new ArrayList<>();
@@ -1094,7 +1105,8 @@ public final class EngineRuntime<P> {
         long last = (long) LAST_DISPATCHED.getAcquire(this);
         return new EngineStats(up, lwm, last, committed, Math.max(0, last - lwm - countSkippedAbove(lwm)),
                 queuedBytes(), up == 0 ? 0 : (double) applying / up, barriers, retries.sum(),
-                commitOrderRetries.sum(), skipped, (WaitState) DISPATCHER_STATE.getOpaque(this), ws, 0);
+                commitOrderRetries.sum(), skipped, (WaitState) DISPATCHER_STATE.getOpaque(this), ws,
+                commitOrderDeadlocksBroken.sum());
     }
 
     private long countSkippedAbove(long lwm) {

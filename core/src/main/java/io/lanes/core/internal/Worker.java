@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * by someone else. A task joins the open batch only if everything it waits for (start and commit) has committed or is in
  * the batch; otherwise the batch is committed first. The only wait with an open batch is the commit-order wait of the
  * batch's first transaction, whose predecessors are all older than every transaction in the batch and so never wait for
- * it. A target-level lock between them (a commit-order deadlock) is broken by {@code commitOrderTimeout}: roll back,
- * wait for the predecessors, apply again.
+ * it. A target-level lock between them (a commit-order deadlock: an earlier transaction, on another worker, waits in
+ * the target for a lock this batch holds) is found within milliseconds by asking the target's lock views
+ * ({@link Applier#sessionsWaitingForThis}) while the wait lasts, or else broken by {@code commitOrderTimeout}: either way
+ * this, the later batch, is rolled back, waits for its predecessors holding nothing, and is applied again. The earlier
+ * transaction is never the one rolled back.
  */
 final class Worker<P> implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
@@ -44,6 +47,24 @@ final class Worker<P> implements Runnable {
     /** Set once when the thread is started, or when the engine shuts down first (it then never starts). */
     private final java.util.concurrent.atomic.AtomicBoolean launched = new java.util.concurrent.atomic.AtomicBoolean();
     private Applier<P> applier;
+    /** The same applier, for other workers' commit-order deadlock checks (Applier#targetSession is thread-safe). */
+    private volatile Applier<P> sharedApplier;
+    /**
+     * Sequence number of the open batch's first transaction, Long.MAX_VALUE with none; written by this worker's thread,
+     * read by others looking for the worker their open batch blocks.
+     */
+    volatile long openBatchFirst = Long.MAX_VALUE;
+    /** False once this worker's applier could not tell who waits for its locks: its commit-order waits use the timeout. */
+    private boolean lockViewsUsable = true;
+    /** The earlier transaction's worker found waiting for this batch's locks by the last commit-order wait. */
+    private Worker<P> blockedEarlier;
+    /** First lock-view probe after a commit-order wait of this long, then at doubling intervals up to the maximum. */
+    private static final long FIRST_PROBE_NANOS = 1_000_000;
+    private static final long MAX_PROBE_INTERVAL_NANOS = 50_000_000;
+    /** Once the target's lock views have answered during a commit-order wait, the timeout is this many times longer. */
+    static final int TIMEOUT_FACTOR_WITH_LOCK_VIEWS = 10;
+    /** Whether the last earlierWorkerWaitingForThis asked the target and got an answer. */
+    private boolean probeAnswered;
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private Task<P>[] batch = new Task[16];
@@ -105,6 +126,7 @@ final class Worker<P> implements Runnable {
         try {
             try {
                 applier = rt.applierFactory.create(id);
+                sharedApplier = applier;
             } catch (Throwable e) {
                 rt.fail(-1, null, id, "applier for worker " + id + " could not be created", e);
                 return;
@@ -403,12 +425,103 @@ final class Worker<P> implements Runnable {
         return first.commitLwm <= 0 || window.awaitLwm(first.commitLwm, deadline, this::halted);
     }
 
+    /**
+     * Waits for the first task's commit predecessors until the deadline, probing for a commit-order deadlock meanwhile:
+     * after {@link #FIRST_PROBE_NANOS}, then at doubling intervals, if a worker whose open batch is earlier than this one
+     * is inside an apply, this worker's applier is asked which target sessions wait for its locks. False on timeout,
+     * halt, or deadlock ({@link #blockedEarlier} then names the earlier worker).
+     */
+    private boolean awaitCommitOrderOrDeadlock(Task<P> first, long deadline) {
+        if (!rt.commitOrderDeadlockDetection || !lockViewsUsable) {
+            return awaitCommitOrder(first, deadline);
+        }
+        long interval = FIRST_PROBE_NANOS;
+        boolean extended = false;
+        for (;;) {
+            long now = System.nanoTime();
+            long sliceEnd = deadline - now > interval ? now + interval : deadline;
+            if (awaitCommitOrder(first, sliceEnd)) {
+                return true;
+            }
+            if (rt.halted() || System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Worker<P> earlier = earlierWorkerWaitingForThis(first.seq);
+            if (earlier != null) {
+                blockedEarlier = earlier;
+                return false;
+            }
+            if (!lockViewsUsable) {
+                return awaitCommitOrder(first, deadline);
+            }
+            if (probeAnswered && !extended) {
+                // The target said no earlier transaction waits for this batch's locks: the wait is for a slow earlier
+                // transaction (a large one), not a deadlock. Rolling back on the timeout would only redo this work; the
+                // timeout stays as a backstop for waits the lock views cannot show.
+                deadline += (TIMEOUT_FACTOR_WITH_LOCK_VIEWS - 1) * rt.commitOrderTimeoutNanos;
+                extended = true;
+            }
+            interval = Math.min(MAX_PROBE_INTERVAL_NANOS, interval * 2);
+        }
+    }
+
+    /**
+     * The worker whose open batch starts before {@code seq} and whose target session waits for a lock this worker's open
+     * batch holds, or null. The target is asked only when some such worker has been inside one apply step for a while
+     * (a lock wait looks like that); the lock views are not free.
+     */
+    private Worker<P> earlierWorkerWaitingForThis(long seq) {
+        Worker<P>[] all = rt.workersForDeadlockCheck();
+        if (all == null) {
+            return null;
+        }
+        probeAnswered = false;
+        long now = System.nanoTime();
+        boolean candidate = false;
+        for (Worker<P> w : all) {
+            if (w != this && w.openBatchFirst < seq && w.state == WaitState.APPLYING
+                    && now - w.stepStartedAt >= FIRST_PROBE_NANOS) {
+                candidate = true;
+                break;
+            }
+        }
+        if (!candidate) {
+            return null;
+        }
+        long[] waiting;
+        try {
+            waiting = applier.sessionsWaitingForThis();
+        } catch (Throwable e) {
+            lockViewsUsable = false;
+            LOG.warn("worker {}: the target's lock views could not be read ({}); commit-order deadlocks on this worker"
+                    + " are broken by the commit-order timeout ({} ms) only", id, e.toString(),
+                    rt.commitOrderTimeoutNanos / 1_000_000);
+            return null;
+        }
+        if (waiting == null) {
+            lockViewsUsable = false;
+            LOG.debug("worker {}: the applier cannot tell who waits for its locks; commit-order timeout only", id);
+            return null;
+        }
+        probeAnswered = true;
+        for (long session : waiting) {
+            for (Worker<P> w : all) {
+                Applier<P> a = w.sharedApplier;
+                if (w != this && a != null && w.openBatchFirst < seq && session >= 0 && a.targetSession() == session) {
+                    return w;
+                }
+            }
+        }
+        return null;
+    }
+
     // ---------------------------------------------------------------- apply, commit, retry
 
     private void addToBatch(Task<P> t) {
         if (batchSize == 0) {
             batchStartedAt = System.nanoTime();
             waitedInBatchNanos = 0;
+            openBatchFirst = t.seq;
         }
         if (batchSize == batch.length) {
             batch = Arrays.copyOf(batch, batchSize * 2);
@@ -517,6 +630,7 @@ final class Worker<P> implements Runnable {
             Task<P> t = tasks[i];
             batch[0] = t;
             batchSize = 1;
+            openBatchFirst = t.seq;
             try {
                 if (rt.halted() || !applyAlone(t)) {
                     // Stopped before this one could fail or not (the engine halted, or its commit order waited too
@@ -543,6 +657,9 @@ final class Worker<P> implements Runnable {
             batch[j - from] = tasks[j];
         }
         batchSize = tasks.length - from;
+        if (batchSize > 0) {
+            openBatchFirst = batch[0].seq;
+        }
     }
 
     /** Applies one transaction as a batch of its own, waiting for its commit order; false when that wait gave up. */
@@ -601,17 +718,31 @@ final class Worker<P> implements Runnable {
         Task<P> first = batch[0];
         if (!commitOrderSatisfied(first)) {
             enter(WaitState.WAITING_FOR_COMMIT_ORDER);
-            boolean ok = awaitCommitOrder(first, System.nanoTime() + rt.commitOrderTimeoutNanos);
+            long waitStart = System.nanoTime();
+            boolean ok = awaitCommitOrderOrDeadlock(first, waitStart + rt.commitOrderTimeoutNanos);
             if (!ok) {
                 if (halted()) {
                     rollbackQuietly();
                     return false;
                 }
-                // Suspected commit-order deadlock: an earlier transaction may be blocked on what this batch holds.
-                rt.commitOrderRetries.increment();
-                LOG.info("worker {}: transaction {} waited over {} ms for preceding transactions to commit; rolling back"
-                        + " its batch of {} and retrying after them", id, first.seq,
-                        rt.commitOrderTimeoutNanos / 1_000_000, batchSize);
+                Worker<P> earlier = blockedEarlier;
+                blockedEarlier = null;
+                if (earlier != null) {
+                    // A commit-order deadlock, seen in the target's lock views: break it now, not after the timeout.
+                    rt.commitOrderDeadlocksBroken.increment();
+                    LOG.info("worker {}: commit-order deadlock broken after {} ms: transaction {} ({}) holds a lock that"
+                            + " worker {} (from transaction {}, \"{}\") waits for in the target; rolling back the later"
+                            + " batch of {} and applying it again after the earlier ones commit", id,
+                            (System.nanoTime() - waitStart) / 1_000_000, first.seq,
+                            WaitState.WAITING_FOR_COMMIT_ORDER.description(), earlier.id, earlier.openBatchFirst,
+                            WaitState.APPLYING.description(), batchSize);
+                } else {
+                    // Suspected commit-order deadlock: an earlier transaction may be blocked on what this batch holds.
+                    rt.commitOrderRetries.increment();
+                    LOG.info("worker {}: transaction {} waited over {} ms for preceding transactions to commit; rolling"
+                            + " back its batch of {} and retrying after them", id, first.seq,
+                            rt.commitOrderTimeoutNanos / 1_000_000, batchSize);
+                }
                 rollbackQuietly();
                 if (!awaitCommitOrder(first, Long.MAX_VALUE)) {
                     return false;
@@ -693,6 +824,7 @@ final class Worker<P> implements Runnable {
         }
         batchSize = 0;
         batchAttempts = 0;
+        openBatchFirst = Long.MAX_VALUE;
     }
 
     private long sumSizes(int n) {

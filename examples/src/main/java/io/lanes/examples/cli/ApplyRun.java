@@ -189,6 +189,8 @@ final class ApplyRun {
             m.put("achieved_parallelism", e.achievedParallelism());
             m.put("barriers", e.barriers());
             m.put("retries", e.retries());
+            m.put("commit_order_retries", e.commitOrderRetries());
+            m.put("commit_order_deadlocks_broken", e.commitOrderDeadlocksBroken());
         }
         List<Object> workers = new ArrayList<>();
         for (WorkerStats w : s.workers()) {

@@ -115,6 +115,10 @@ public final class DemoCommand implements Callable<Integer> {
                         + "with %d workers, scheduler %s%n", Files.size(binlog),
                         target == null ? "an embedded H2 database" : lanes.config().targetDescription(), workers,
                         lanes.config().schedulerName());
+                String placement = inProcessPlacement(url, workers, Runtime.getRuntime().availableProcessors());
+                if (placement != null) {
+                    out.println(placement);
+                }
             }
             ApplyRun.Outcome outcome = ApplyRun.run(lanes, !json);
             Map<String, Object> summary = new LinkedHashMap<>(outcome.summary());
@@ -184,6 +188,21 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** schema -> "rows SUM(k) SUM(crc)" from the source server, in the file's order. */
+    /**
+     * The one line that says how many of the workers an in-process target can use: an embedded H2 database applies on
+     * this machine's own processors, so the engine places work on at most (processors - 1) workers (the reading thread
+     * has the last); the others stay idle. Null when every worker can be used (a server target, or enough processors).
+     */
+    static String inProcessPlacement(String url, int workers, int processors) {
+        int usable = Math.max(1, processors - 1);
+        if (!io.lanes.applier.jdbc.JdbcTarget.isInProcessUrl(url) || workers <= usable) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "  note: the embedded H2 target applies on this machine's %d processor(s), so"
+                + " work goes to %d of the %d workers (%s); a database server target uses them all", processors, usable,
+                workers, usable == 1 ? "worker 0 does all of it" : "the others stay idle");
+    }
+
     static Map<String, String> expectedChecksums() throws IOException {
         Map<String, String> expected = new LinkedHashMap<>();
         try (InputStream in = resource(EXPECTED_RESOURCE)) {

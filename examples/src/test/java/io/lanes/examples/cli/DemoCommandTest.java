@@ -29,6 +29,9 @@ class DemoCommandTest {
         assertEquals(10_040, ApplyCommandTest.number(json, "transactions"), json);
         assertEquals(20_000, ApplyCommandTest.number(json, "rows"), json);
         assertTrue(json.contains("\"scheduler\":\"schema\"") && json.contains("\"workers\":10"), json);
+        int processors = Runtime.getRuntime().availableProcessors();
+        boolean noted = r.out().stream().anyMatch(l -> l.contains("note: the embedded H2 target applies on this machine"));
+        assertEquals(processors - 1 < 10, noted, "the in-process placement line, " + processors + " processors: " + r.out());
 
         Result again = DumpCommandTest.run("demo", "--target", url, "--json");
         assertEquals(0, again.code(), again.err());
@@ -38,6 +41,11 @@ class DemoCommandTest {
         assertTrue(json2.contains("\"verified\":true"), json2);
 
         // The check can fail: one changed value in one schema is caught.
+        assertEquals("  note: the embedded H2 target applies on this machine's 2 processor(s), so work goes to 1 of the 10"
+                + " workers (worker 0 does all of it); a database server target uses them all",
+                DemoCommand.inProcessPlacement(url, 10, 2));
+        assertEquals(null, DemoCommand.inProcessPlacement(url, 10, 16));
+        assertEquals(null, DemoCommand.inProcessPlacement("jdbc:postgresql://h/db", 10, 2));
         Map<String, String> expected = DemoCommand.expectedChecksums();
         try (Connection c = DriverManager.getConnection(url)) {
             assertEquals(expected, DemoCommand.checksums(c, Dialect.h2(), expected.keySet()));

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Workload 1 of issue 19 (the mixed log, recorded by scripts/fixtures/record-mixed-workload.sh) applied into a throwaway
+# MariaDB target with several settings, one run each (RUNS=n for more): seconds, transactions/s, the workers' time
+# waiting for commit order, commit-order deadlocks broken and timeouts, and whether every table's CHECKSUM matches the
+# source's final state (mixed-workload.checksums.tsv).
+#   scripts/bench/mixed-workload.sh [JAR=examples/target/lanes.jar] [SETTINGS...]
+# A setting is SCHEDULER:WORKERS:COMMIT_ORDER (e.g. writeset:16:partition); default: the table in docs/commit-order.md.
+# LOCKS=1: while each run lasts, sample the target's lock views (INNODB_LOCK_WAITS + INNODB_TRX, every 150 ms: MariaDB
+# refreshes them only when unread for 100 ms) and the target's processlist into $OUT/locks-<setting>.tsv.
+# FIXTURE=path/without/.000001.gz and SCHEMAS="a b" apply another recorded log the same way (e.g. workload 2 from
+# scripts/fixtures/record-sysbench-oltp.sh: FIXTURE=/tmp/lanes-fixtures/sysbench-oltp_write_only SCHEMAS=sb).
+# TARGET=postgres: into the PostgreSQL at 127.0.0.1:5432 (database test, user postgres) instead, the schemas dropped
+# before each run, the checkpoint in lanes_bench.lanes_checkpoint; exactness there is each table's row count only
+# (printed as "counts").
+# Prints one TSV line per run: setting, seconds, tx/s, commit-order wait s, deadlocks broken, commit-order timeouts,
+# exact (yes/no). Needs mariadbd, java 17, python3.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+jar=${1:-examples/target/lanes.jar}; shift || true
+settings=("$@")
+[ ${#settings[@]} -gt 0 ] || settings=(schema:16:partition writeset:4:partition writeset:16:partition
+  writeset:16:strict writeset:16:none)
+runs=${RUNS:-1}
+fixture=${FIXTURE:-binlog-api/src/test/resources/binlogs/mariadb-10.11/mixed-workload}
+schemas=${SCHEMAS:-mix1 mix2}
+out=${OUT:-/tmp/lanes-mixed-bench}; mkdir -p "$out"
+root=$(mktemp -d /tmp/lanes-mixed-target.XXXXXX)
+trap 'mariadb-admin --no-defaults -uroot -S "$root/t.sock" shutdown >/dev/null 2>&1 || true; rm -rf "$root"' EXIT
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+mariadb-install-db --no-defaults --datadir="$root/d" --user="$(id -un)" --auth-root-authentication-method=normal \
+  > "$root/install.log" 2>&1
+# The target with MariaDB's defaults (durable commits, innodb_lock_wait_timeout=50), as a new user runs it.
+setsid mariadbd --no-defaults --datadir="$root/d" --user="$(id -un)" --port="$port" --bind-address=127.0.0.1 \
+  --socket="$root/t.sock" --log-error="$root/t.err" --innodb-buffer-pool-size=256M --max-connections=500 \
+  >/dev/null 2>&1 < /dev/null &
+for _ in $(seq 1 240); do mariadb --no-defaults -uroot -S "$root/t.sock" -e 'select 1' >/dev/null 2>&1 && break; sleep 0.5; done
+T="mariadb --no-defaults -uroot -S $root/t.sock"
+P="psql -h 127.0.0.1 -U postgres -d test -q -t -A"
+if [ "${TARGET:-mariadb}" = postgres ]; then
+  url=jdbc:postgresql://127.0.0.1:5432/test; user=postgres; ckpt=(--checkpoint-table lanes_bench.lanes_checkpoint)
+else
+  url="jdbc:mariadb://127.0.0.1:$port/"; user=root; ckpt=()
+fi
+gunzip -c "$fixture.000001.gz" > "$root/mixed.000001"
+printf 'setting\tseconds\ttx/s\tcommit-order wait s\tdeadlocks broken\tcommit-order timeouts\texact\n'
+for setting in "${settings[@]}"; do
+  IFS=: read -r sched workers order <<< "$setting"
+  for run in $(seq 1 "$runs"); do
+    if [ "${TARGET:-mariadb}" = postgres ]; then
+      for db in $schemas lanes_bench; do $P -c "DROP SCHEMA IF EXISTS \"$db\" CASCADE" 2>/dev/null; done
+    else
+      for db in $schemas lanes; do $T -e "DROP DATABASE IF EXISTS \`$db\`"; done
+    fi
+    sampler=
+    if [ "${LOCKS:-}" = 1 ]; then
+      ( while true; do
+          $T -N -e "SELECT NOW(3), 'wait', r.trx_mysql_thread_id, r.trx_query, b.trx_mysql_thread_id, b.trx_query,
+              b.trx_rows_locked, l.lock_mode, l.lock_type, l.lock_table, l.lock_index
+            FROM information_schema.INNODB_LOCK_WAITS w
+            JOIN information_schema.INNODB_TRX r ON r.trx_id = w.requesting_trx_id
+            JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id
+            JOIN information_schema.INNODB_LOCKS l ON l.lock_id = w.requested_lock_id" 2>/dev/null || true
+          sleep 0.15
+        done ) > "$out/locks-$sched-$workers-$order.tsv" &
+      sampler=$!
+    fi
+    start=$(date +%s.%N)
+    json=$(java -jar "$jar" apply --json --source "$root/mixed.000001" --target "$url" \
+      --target-user "$user" "${ckpt[@]}" --scheduler "$sched" --workers "$workers" --commit-order "$order" 2> "$out/stderr-$setting.log" \
+      | tail -1)
+    end=$(date +%s.%N)
+    [ -z "$sampler" ] || { kill "$sampler"; wait "$sampler" 2>/dev/null || true; }
+    echo "$json" > "$out/result-$sched-$workers-$order-$run.json"
+    exact=yes
+    while IFS=$'\t' read -r table sum rows; do
+      if [ "${TARGET:-mariadb}" = postgres ]; then
+        got=$($P -c "SELECT COUNT(*) FROM \"${table%%.*}\".\"${table#*.}\"" 2>&1)
+        [ "$got" = "$rows" ] && exact=counts || { exact="no ($table: $got rows, source $rows)"; break; }
+      else
+        got=$($T -N -e "CHECKSUM TABLE $table" | awk '{print $2}')
+        [ "$got" = "$sum" ] || { exact="no ($table)"; }
+      fi
+    done < "$fixture.checksums.tsv"
+    python3 - "$setting" "$start" "$end" "$exact" "$json" <<'PY'
+import json, sys
+setting, start, end, exact, line = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
+try:
+    j = json.loads(line)
+except ValueError:
+    print("%s\tfailed: %s" % (setting, line[:200])); sys.exit(0)
+tx = j.get("transactions", 0)
+secs = j.get("seconds") or (end - start)
+wait = sum(w.get("waiting_for_commit_order_s", 0) for w in j.get("worker_stats", []))
+print("%s\t%.1f\t%.0f\t%.1f\t%s\t%s\t%s" % (setting, secs, tx / secs if secs else 0, wait,
+      j.get("commit_order_deadlocks_broken", "-"), j.get("commit_order_retries", "-"), exact))
+PY
+  done
+done
