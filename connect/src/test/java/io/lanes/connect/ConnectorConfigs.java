@@ -145,6 +145,29 @@ public final class ConnectorConfigs {
         return killed > 0 ? 1 : 0;
     }
 
+    /** Kills the binlog dump sessions on a MariaDB source (the CDC connectors' replication connections); 1 if any. */
+    public static int killBinlogDumps(String url) throws Exception {
+        int killed = 0;
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
+            List<Long> ids = new java.util.ArrayList<>();
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT ID FROM information_schema.PROCESSLIST"
+                    + " WHERE COMMAND LIKE 'Binlog Dump%'")) {
+                while (rs.next()) {
+                    ids.add(rs.getLong(1));
+                }
+            }
+            for (long id : ids) {
+                try {
+                    s.execute("KILL " + id);
+                    killed++;
+                } catch (java.sql.SQLException gone) {
+                    // ended meanwhile
+                }
+            }
+        }
+        return killed > 0 ? 1 : 0;
+    }
+
     /**
      * The fault round of the sink tests and the peer runner, while a workload streams: the sink connector restarted,
      * its target sessions killed, a second Connect worker joining (tasks move) and leaving (with the 500 ms graceful

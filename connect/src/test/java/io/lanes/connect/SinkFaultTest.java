@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lanes.binlog.testing.MariaDbServer;
 import io.lanes.connect.testing.SharedConnect;
+import io.lanes.connect.testing.SourceRepeats;
 import io.lanes.connect.testing.Tables;
 import io.lanes.connect.testing.Workload;
 import java.util.ArrayList;
@@ -44,13 +45,67 @@ class SinkFaultTest {
         }
     }
 
+    /** A disturbance of the running connectors while the workload streams; returns the faults it injected. */
+    @FunctionalInterface
+    interface Faults {
+        /** @param more adds the transactions per schema of any further workload it runs */
+        int inject(EmbeddedConnectCluster connect, Workload workload, long[] more) throws Exception;
+    }
+
     @Test
     void restartRebalanceTargetRestartAndKilledSessionsLeaveTheTargetExact() throws Exception {
+        run("flt", "SINK-FAULTS", Boolean.getBoolean("lanes.long") ? 6000 : 1200,
+                (connect, workload, more) -> ConnectorConfigs.faultRound(connect, sinkName("flt"), target.jdbcUrl("mysql"),
+                        target));
+    }
+
+    /**
+     * The source's side of a rebalance: a second worker joins and leaves three times while the workload streams; each
+     * time Connect moves tasks, Debezium's among them, and the leaving worker abandons the tasks still running after
+     * 500 ms, so Debezium resumes from its last committed offsets, inside a transaction when a poll batch cut one (the
+     * first round of this module lost a ledger row once in such a run). Then Debezium's connection to its server is
+     * killed (it reconnects by itself). The target must stay exact; the line printed says what the topic received
+     * (events sent again, renumbered, transactions whose END came twice).
+     */
+    @Test
+    void debeziumMovedAndReconnectedMidStreamLeavesTheTargetExact() throws Exception {
+        int perRound = Boolean.getBoolean("lanes.long") ? 1500 : 400;
+        run("mov", "SOURCE-FAULTS", perRound, (connect, workload, more) -> {
+            int faults = 0;
+            for (int round = 0; round < 3; round++) {
+                // Each round writes more while the worker joins and leaves, so the moves fall inside the stream.
+                CompletableFuture<long[]> writes = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return workload.run(perRound, 2);
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                Thread.sleep(300);
+                org.apache.kafka.connect.util.clusters.WorkerHandle second = connect.addWorker();
+                Thread.sleep(2500);
+                connect.removeWorker(second);
+                faults += 2;
+                long[] got = writes.get();
+                for (int i = 0; i < got.length; i++) {
+                    more[i] += got[i];
+                }
+            }
+            faults += ConnectorConfigs.killBinlogDumps(source.jdbcUrl("mysql"));
+            return faults;
+        });
+    }
+
+    private static String sinkName(String prefix) {
+        return prefix + ProcessHandle.current().pid() % 10000 + "-sink";
+    }
+
+    private void run(String prefix, String label, int transactions, Faults inject) throws Exception {
         long seed = Long.getLong("lanes.seed", System.nanoTime());
-        int transactions = Boolean.getBoolean("lanes.long") ? 6000 : 1200;
-        System.out.println("SinkFaultTest seed=" + seed + " transactions=" + transactions);
+        System.out.println("SinkFaultTest " + label + " seed=" + seed + " transactions=" + transactions);
         EmbeddedConnectCluster connect = SharedConnect.cluster();
-        String id = "flt" + ProcessHandle.current().pid() % 10000;
+        String id = prefix + ProcessHandle.current().pid() % 10000;
+        String sink = sinkName(prefix);
         List<String> schemas = List.of(id + "_a", id + "_b", id + "_c");
         String sourceUrl = source.jdbcUrl("mysql");
         Workload workload = new Workload(sourceUrl, schemas, seed);
@@ -64,7 +119,6 @@ class SinkFaultTest {
         String topic = id + ".cdc";
         connect.kafka().createTopic(topic, 2);
         String dbz = id + "-dbz";
-        String sink = id + "-sink";
         int faults = 0;
         try {
             connect.configureConnector(dbz, ConnectorConfigs.debezium(id, source.port(), schemas, topic, 2,
@@ -81,31 +135,38 @@ class SinkFaultTest {
                     throw new RuntimeException(e);
                 }
             });
-            faults += ConnectorConfigs.faultRound(connect, sink, targetUrl, target);
+            long[] more = new long[schemas.size()];
+            faults += inject.inject(connect, workload, more);
             long[] perSchema = run.get();
+            for (int i = 0; i < more.length; i++) {
+                perSchema[i] += more[i];
+            }
             // A task whose retries ran out while the target was down has failed: restart what failed, as an operator would.
             Thread.sleep(2000);
             connect.restartConnectorAndTasks(sink, true, true, false);
-            for (int i = 0; i < schemas.size(); i++) {
-                ConnectorConfigs.awaitCount(targetUrl, "SELECT COUNT(*) FROM `" + schemas.get(i) + "`.`audit`",
-                        perSchema[i], 180);
+            try {
+                for (int i = 0; i < schemas.size(); i++) {
+                    // Distinct transactions: a double must not make up for a loss.
+                    ConnectorConfigs.awaitCount(targetUrl, "SELECT COUNT(DISTINCT `txn`) FROM `" + schemas.get(i)
+                            + "`.`audit`", perSchema[i], 180);
+                }
+            } catch (AssertionError incomplete) {
+                System.out.println(incomplete.getMessage() + ": comparing what is there");
             }
             Thread.sleep(1000);
             ConnectorConfigs.assertTasksRunning(connect, List.of(dbz, sink));
             String lostOrDoubled = auditDiff(sourceUrl, targetUrl, schemas);
             if (!lostOrDoubled.isEmpty()) {
-                throw new AssertionError(lostOrDoubled + "\n" + recordsOf(connect, topic, lostOrDoubled));
+                throw new AssertionError("lost or doubled (schema:txn(target count)): " + lostOrDoubled + "\n"
+                        + recordsOf(connect, topic, lostOrDoubled));
             }
-            long doubled = 0;
             for (String s : schemas) {
-                doubled += Tables.count(targetUrl, "SELECT COUNT(*) FROM (SELECT txn FROM `" + s
-                        + "`.`audit` GROUP BY txn HAVING COUNT(*) > 1) d");
                 for (String table : Workload.TABLES) {
                     assertEquals(Tables.rows(sourceUrl, s, table, '`'), Tables.rows(targetUrl, s, table, '`'), s + "." + table);
                 }
             }
-            assertEquals(0, doubled, "transactions applied twice");
-            System.out.println("SINK-FAULTS transactions=" + transactions + " faults=" + faults + " exact=true lost=0 doubled=0");
+            System.out.println(label + " transactions=" + transactions + " faults=" + faults + " exact=true lost=0 doubled=0 "
+                    + SourceRepeats.scan(connect, topic, 2));
         } catch (AssertionError e) {
             throw new AssertionError(e.getMessage() + "\n" + ConnectorConfigs.diagnose(connect, topic, 2, List.of(dbz, sink)), e);
         } finally {
