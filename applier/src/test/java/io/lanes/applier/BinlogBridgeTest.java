@@ -1,5 +1,6 @@
 package io.lanes.applier;
 
+import io.lanes.binlog.gtid.SourcePosition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,6 @@
 package io.lanes.applier;
 
+import io.lanes.binlog.gtid.SourcePosition;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.lanes.binlog.BinlogTransaction;

@@ -1,5 +1,6 @@
 package io.lanes.applier;
 
+import io.lanes.binlog.gtid.SourcePosition;
 import static io.lanes.applier.GtidSeedTestSupport.domains;
 import static io.lanes.applier.GtidSeedTestSupport.ids;
 import static io.lanes.applier.GtidSeedTestSupport.parts;

@@ -1,5 +1,6 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.gtid.MariaDbGtid;
 import io.lanes.binlog.internal.ByteReader;
 import io.lanes.binlog.internal.Charsets;
 import io.lanes.binlog.internal.PostHeaders;
@@ -962,9 +963,9 @@ public final class BinlogEventDecoder {
         if (count > r.remaining() / 16) {
             throw r.error("GTID list claims " + count + " GTIDs in " + r.remaining() + " bytes");
         }
-        List<MariaGtid> gtids = new ArrayList<>((int) count);
+        List<MariaDbGtid> gtids = new ArrayList<>((int) count);
         for (long i = 0; i < count; i++) {
-            gtids.add(new MariaGtid(r.u32(), r.u32(), r.i64()));
+            gtids.add(new MariaDbGtid(r.u32(), r.u32(), r.i64()));
         }
         return new MariaGtidListEvent(h, (int) (word >>> 28), gtids);
     }

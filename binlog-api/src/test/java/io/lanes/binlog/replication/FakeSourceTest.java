@@ -224,7 +224,7 @@ class FakeSourceTest {
         List<String> gtids = new ArrayList<>();
         for (FileEvent f : events) {
             if (f.type() == 33) {
-                gtids.add(io.lanes.binlog.replication.internal.MySqlGtidSet.uuidText(f.bytes(), 20) + ":"
+                gtids.add(io.lanes.binlog.gtid.MySqlGtidSet.uuidText(f.bytes(), 20) + ":"
                         + u64(f.bytes(), 36));
             }
         }
@@ -238,7 +238,7 @@ class FakeSourceTest {
             c.start();
             List<ReplicationEvent> got = pollToEnd(c, file.getFileName().toString(), Files.size(file));
             ReplicationEvent firstGtid = got.stream().filter(e -> e.eventType() == 33).findFirst().orElseThrow();
-            assertEquals(gtids.get(2), io.lanes.binlog.replication.internal.MySqlGtidSet.uuidText(firstGtid.bytes(), 20)
+            assertEquals(gtids.get(2), io.lanes.binlog.gtid.MySqlGtidSet.uuidText(firstGtid.bytes(), 20)
                     + ":" + u64(firstGtid.bytes(), 36));
             long lastGno = Long.parseLong(gtids.get(gtids.size() - 1).substring(37));
             assertEquals(StartPosition.mysqlGtidSet(uuid + ":1-" + lastGno), got.get(got.size() - 1).resumePosition());

@@ -4,7 +4,9 @@ import static io.lanes.binlog.replication.FakeSourceTest.client;
 import static io.lanes.binlog.replication.ReplicationTestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-import io.lanes.binlog.replication.internal.MySqlGtidSet;
+import io.lanes.binlog.gtid.MySqlGtid;
+import io.lanes.binlog.gtid.MySqlGtidSet;
+import io.lanes.binlog.replication.internal.MySqlGtidSetCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,7 +88,7 @@ class TaggedGtidFakeSourceTest {
         }
     }
 
-    private static MySqlGtidSet.TaggedGtid tagged(byte[] ev) {
-        return MySqlGtidSet.readTaggedGtidEvent(ev, 19, ev.length - 4);
+    private static MySqlGtid tagged(byte[] ev) {
+        return MySqlGtidSetCodec.readTaggedGtidEvent(ev, 19, ev.length - 4);
     }
 }

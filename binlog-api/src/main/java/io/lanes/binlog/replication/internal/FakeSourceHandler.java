@@ -1,5 +1,7 @@
 package io.lanes.binlog.replication.internal;
 
+import io.lanes.binlog.gtid.MariaDbGtidPosition;
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import static io.lanes.binlog.replication.internal.Protocol.*;
 
 import io.netty.buffer.ByteBuf;
@@ -332,7 +334,7 @@ public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
                 String file = b.readCharSequence(nameLen, StandardCharsets.UTF_8).toString();
                 long pos = b.readLongLE();
                 int dataLen = b.readIntLE();
-                MySqlGtidSet set = MySqlGtidSet.decode(b.readSlice(dataLen));
+                MySqlGtidSet set = MySqlGtidSetCodec.decode(b.readSlice(dataLen));
                 dump(p, file, pos, set);
             }
             case 0x0e -> reply(p, ok()); // COM_PING
@@ -529,7 +531,7 @@ public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
     }
 
     private long[] findMariaDbStart(String connectState) {
-        MariaDbGtidState wanted = MariaDbGtidState.parse(connectState);
+        MariaDbGtidPosition wanted = MariaDbGtidPosition.parse(connectState);
         if (connectState.isEmpty()) {
             return new long[] {0, 4};
         }
@@ -574,8 +576,7 @@ public final class FakeSourceHandler extends ChannelInboundHandlerAdapter {
                 } else if (type == GTID_TAGGED_LOG_EVENT) {
                     // the first transaction, tagged or not, whose GTID the replica lacks (a tag is part of the GTID)
                     int end = off + (int) Wire.u32(b, off + EVENT_SIZE_OFFSET) - (state.checksums ? 4 : 0);
-                    MySqlGtidSet.TaggedGtid g = MySqlGtidSet.readTaggedGtidEvent(b, off + EVENT_HEADER_LENGTH, end);
-                    if (!have.contains(g.uuid(), g.tag(), g.gno())) {
+                    if (!have.contains(MySqlGtidSetCodec.readTaggedGtidEvent(b, off + EVENT_HEADER_LENGTH, end))) {
                         return new long[] {i, off};
                     }
                 }

@@ -1,4 +1,4 @@
-package io.lanes.binlog;
+package io.lanes.binlog.gtid;
 
 import java.util.Objects;
 import java.util.UUID;
@@ -10,8 +10,8 @@ import java.util.UUID;
  * @param tag the tag, or {@code null} for an untagged GTID
  * @param gno the transaction number, 1-based
  */
-public record MysqlGtid(UUID sourceId, String tag, long gno) implements Gtid {
-    public MysqlGtid {
+public record MySqlGtid(UUID sourceId, String tag, long gno) implements Gtid {
+    public MySqlGtid {
         Objects.requireNonNull(sourceId, "sourceId");
     }
 

@@ -1,4 +1,4 @@
-package io.lanes.binlog;
+package io.lanes.binlog.gtid;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -8,12 +8,12 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** MariaDB GTID positions parse as the rule states: whitespace (a regular expression's \s) ignored, empty items skipped. */
-class MariaGtidTest {
+class MariaDbGtidPositionTest {
     private static final String ALPHABET = "0123456789--,, \t\n\u000B\f\r\u00a0";
 
     /** The rule written with regular expressions, as the reference. */
-    private static List<MariaGtid> reference(String text) {
-        List<MariaGtid> out = new ArrayList<>();
+    private static List<MariaDbGtid> reference(String text) {
+        List<MariaDbGtid> out = new ArrayList<>();
         String t = text.replaceAll("\\s", "");
         if (t.isEmpty()) {
             return out;
@@ -22,11 +22,19 @@ class MariaGtidTest {
             if (g.isEmpty()) {
                 continue;
             }
-            String[] f = g.split("-");
+            // -1: a trailing '-' is an empty field, refused (a plain split dropped it, so "0-1-5-" once read as 0-1-5;
+            // start positions never accepted it, and the one parser now refuses it everywhere)
+            String[] f = g.split("-", -1);
             if (f.length != 3) {
                 throw new IllegalArgumentException(g);
             }
-            out.add(new MariaGtid(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseUnsignedLong(f[2])));
+            long domain = Long.parseLong(f[0]);
+            long server = Long.parseLong(f[1]);
+            if (domain > 0xFFFF_FFFFL || server > 0xFFFF_FFFFL || f[0].startsWith("+") || f[1].startsWith("+")
+                    || f[2].startsWith("+")) {
+                throw new IllegalArgumentException(g); // domain and server ids are unsigned 32 bits
+            }
+            out.add(new MariaDbGtid(domain, server, Long.parseUnsignedLong(f[2])));
         }
         return out;
     }
@@ -48,14 +56,14 @@ class MariaGtidTest {
                 }
             }
             String text = b.toString();
-            List<MariaGtid> expected;
+            List<MariaDbGtid> expected;
             try {
                 expected = reference(text);
             } catch (IllegalArgumentException e) {
-                assertThrows(IllegalArgumentException.class, () -> MariaGtid.parsePosition(text), "<" + text + ">");
+                assertThrows(IllegalArgumentException.class, () -> MariaDbGtidPosition.parseList(text), "<" + text + ">");
                 continue;
             }
-            assertEquals(expected, MariaGtid.parsePosition(text), "<" + text + ">");
+            assertEquals(expected, MariaDbGtidPosition.parseList(text), "<" + text + ">");
             parsed++;
         }
         assertTrue(parsed > 40_000, "valid positions generated: " + parsed);

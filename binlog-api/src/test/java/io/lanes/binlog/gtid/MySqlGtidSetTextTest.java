@@ -1,4 +1,4 @@
-package io.lanes.binlog.replication.internal;
+package io.lanes.binlog.gtid;
 
 import static org.junit.jupiter.api.Assertions.*;
 

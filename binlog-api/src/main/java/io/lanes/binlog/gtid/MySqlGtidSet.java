@@ -1,10 +1,5 @@
-package io.lanes.binlog.replication.internal;
+package io.lanes.binlog.gtid;
 
-import io.lanes.binlog.internal.TaggedGtidParser;
-import io.lanes.binlog.internal.VarLen;
-import io.lanes.binlog.replication.GtidSetFormatException;
-import io.netty.buffer.ByteBuf;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,8 +8,9 @@ import java.util.TreeMap;
 
 /**
  * A mutable MySQL GTID set: per source UUID and tag (MySQL 8.3+; untagged is the empty tag), sorted disjoint intervals of
- * transaction numbers. Parses and prints the server's text form and reads and writes the binary form that
- * COM_BINLOG_DUMP_GTID and PREVIOUS_GTIDS carry. Not thread-safe.
+ * transaction numbers. Parses and prints the server's text form; the replication client reads and writes the binary
+ * form that COM_BINLOG_DUMP_GTID and PREVIOUS_GTIDS carry through {@link #forEachInterval} and {@link #addRange}.
+ * Not thread-safe.
  *
  * <p>Text form, as MySQL's {@code Gtid_set::add_gtid_text} reads it: elements separated by commas (empty ones allowed);
  * each element is a UUID (8-4-4-4-12 hex digits, any case) followed by {@code :}-separated items, each either a tag,
@@ -28,13 +24,11 @@ import java.util.TreeMap;
  * UUID once with its untagged intervals first and then each tag (alphabetical) with its intervals:
  * {@code 3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5:7:mytag:1-3,4e11fa47-71ca-11e1-9e33-c80aa9429562:3}.
  */
-public final class MySqlGtidSet {
+public final class MySqlGtidSet implements GtidSet {
     /** Longest tag MySQL accepts. */
     public static final int TAG_MAX_LENGTH = 32;
     /** The first transaction number MySQL no longer accepts (GNO_END = INT64_MAX). */
     private static final long GNO_END = Long.MAX_VALUE;
-    /** Format byte of the tagged binary encoding (MySQL's Gtid_format::tagged). */
-    private static final int FORMAT_TAGGED = 1;
 
     /** A source: UUID (lower case, with dashes) and tag (lower case; empty when untagged). */
     private record Tsid(String uuid, String tag) implements Comparable<Tsid> {
@@ -149,6 +143,86 @@ public final class MySqlGtidSet {
         other.sets.forEach((k, v) -> v.forEach(iv -> addInterval(k, iv[0], iv[1])));
     }
 
+    /** An empty set (everything, as a start: the server sends every transaction). */
+    public MySqlGtidSet() {
+    }
+
+    /** @throws IllegalArgumentException for a MariaDB GTID, or a transaction number out of range */
+    @Override
+    public void add(Gtid gtid) {
+        if (!(gtid instanceof MySqlGtid g)) {
+            throw new IllegalArgumentException("a MariaDB GTID (" + gtid + ") in a MySQL GTID set");
+        }
+        add(g.sourceId().toString(), g.tag(), g.gno());
+    }
+
+    @Override
+    public boolean contains(Gtid gtid) {
+        return gtid instanceof MySqlGtid g && contains(g.sourceId().toString(), g.tag(), g.gno());
+    }
+
+    @Override
+    public boolean containsAll(GtidSet other) {
+        if (!(other instanceof MySqlGtidSet o)) {
+            return false;
+        }
+        for (Map.Entry<Tsid, List<long[]>> e : o.sets.entrySet()) {
+            List<long[]> have = sets.get(e.getKey());
+            for (long[] want : e.getValue()) {
+                if (have == null || !covered(have, want[0], want[1])) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether one of the disjoint, merged intervals holds all of [start, end). */
+    private static boolean covered(List<long[]> intervals, long start, long end) {
+        for (long[] iv : intervals) {
+            if (iv[0] <= start && end <= iv[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Receives a set's intervals: {@link #forEachInterval}. */
+    @FunctionalInterface
+    public interface IntervalConsumer {
+        /**
+         * @param uuid the source UUID, lower case with dashes
+         * @param tag the tag, lower case; empty when untagged
+         * @param first the interval's first transaction number
+         * @param last its last transaction number (inclusive)
+         */
+        void accept(String uuid, String tag, long first, long last);
+    }
+
+    /** Hands every interval to {@code to}: sources in print order, each source's intervals ascending and disjoint. */
+    public void forEachInterval(IntervalConsumer to) {
+        sets.forEach((k, v) -> v.forEach(iv -> to.accept(k.uuid, k.tag, iv[0], iv[1] - 1)));
+    }
+
+    /** The number of (UUID, tag) sources. */
+    public int sourceCount() {
+        return sets.size();
+    }
+
+    /**
+     * Adds the transactions {@code first..last} (inclusive) of one source.
+     *
+     * @param tag the tag, or null or empty when untagged
+     * @throws IllegalArgumentException for a malformed UUID or tag, or numbers out of 1..2^63-2 or in the wrong order
+     */
+    public void addRange(String uuid, String tag, long first, long last) {
+        if (first < 1 || last < first || last >= GNO_END) {
+            throw new IllegalArgumentException("bad GTID interval " + first + "-" + last + " (1 <= first <= last <= "
+                    + (GNO_END - 1) + ")");
+        }
+        addInterval(new Tsid(normaliseUuid(uuid), normaliseTag(tag)), first, last + 1);
+    }
+
     private void addInterval(Tsid source, long start, long end) {
         List<long[]> list = sets.computeIfAbsent(source, k -> new ArrayList<>());
         lastChanged = source;
@@ -177,163 +251,6 @@ public final class MySqlGtidSet {
         }
         list.clear();
         list.addAll(merged);
-    }
-
-    // ------------------------------------------------------------------------------------------------ binary form
-
-    /**
-     * The binary form (all integers little-endian). Untagged sets use the original format, which every server reads:
-     * n_sids (8 bytes), then per source its 16-byte UUID, n_intervals (8 bytes) and [start, end) pairs (8 + 8 bytes).
-     * A set with any tag uses MySQL 8.3+'s tagged format: the first 8 bytes are {@code (1 << 56) | (n_sids << 8) | 1}
-     * and every source, untagged ones too, has its tag after the UUID as a serialization-library variable-length
-     * length and the tag's bytes (length 0 when untagged).
-     */
-    public void encode(ByteBuf out) {
-        boolean tagged = hasTags();
-        long n = sets.size();
-        out.writeLongLE(tagged ? ((long) FORMAT_TAGGED << 56) | (n << 8) | FORMAT_TAGGED : n);
-        for (Map.Entry<Tsid, List<long[]>> e : sets.entrySet()) {
-            String hex = e.getKey().uuid.replace("-", "");
-            for (int i = 0; i < 16; i++) {
-                out.writeByte(Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16));
-            }
-            if (tagged) {
-                byte[] tag = e.getKey().tag.getBytes(StandardCharsets.US_ASCII);
-                writeVarLen(out, tag.length);
-                out.writeBytes(tag);
-            }
-            out.writeLongLE(e.getValue().size());
-            for (long[] iv : e.getValue()) {
-                out.writeLongLE(iv[0]).writeLongLE(iv[1]);
-            }
-        }
-    }
-
-    /** The number of bytes {@link #encode} writes. */
-    public int encodedLength() {
-        boolean tagged = hasTags();
-        int n = 8;
-        for (Map.Entry<Tsid, List<long[]>> e : sets.entrySet()) {
-            n += 16 + 8 + 16 * e.getValue().size();
-            if (tagged) {
-                int len = e.getKey().tag.length();
-                n += varLenSize(len) + len;
-            }
-        }
-        return n;
-    }
-
-    /** Reads the binary form, either format (used by the fake server). @throws ProtocolException when malformed */
-    public static MySqlGtidSet decode(ByteBuf in) {
-        MySqlGtidSet set = new MySqlGtidSet();
-        Wire.need(in, 8, "GTID set");
-        long word = in.readLongLE();
-        int format = (int) (word >>> 56);
-        if (format > FORMAT_TAGGED) {
-            throw new ProtocolException("unknown GTID set encoding format " + format);
-        }
-        boolean tagged = format == FORMAT_TAGGED;
-        long n = tagged ? (word >>> 8) & 0xffff_ffff_ffffL : word;
-        for (long s = 0; s < n; s++) {
-            Wire.need(in, tagged ? 25 : 24, "GTID set");
-            byte[] uuid = new byte[16];
-            in.readBytes(uuid);
-            String tag = "";
-            if (tagged) {
-                long len = readVarLen(in);
-                if (len > TAG_MAX_LENGTH) {
-                    throw new ProtocolException("GTID tag of " + len + " bytes (at most " + TAG_MAX_LENGTH + ")");
-                }
-                Wire.need(in, len, "GTID set");
-                tag = in.readCharSequence((int) len, StandardCharsets.ISO_8859_1).toString();
-                if (!tag.isEmpty() && !isTag(tag)) {
-                    throw new ProtocolException("bad GTID tag '" + tag + "' in a GTID set");
-                }
-            }
-            Wire.need(in, 8, "GTID set");
-            long intervals = in.readLongLE();
-            if (intervals < 0 || intervals > in.readableBytes() / 16) {
-                throw new ProtocolException("GTID set claims " + intervals + " intervals in " + in.readableBytes()
-                        + " bytes");
-            }
-            Tsid source = new Tsid(uuidText(uuid, 0), tag.toLowerCase(Locale.ROOT));
-            for (long i = 0; i < intervals; i++) {
-                long start = in.readLongLE();
-                long end = in.readLongLE();
-                if (start < 1 || end <= start) {
-                    throw new ProtocolException("bad GTID interval [" + start + ", " + end + ")");
-                }
-                set.addInterval(source, start, end);
-            }
-        }
-        return set;
-    }
-
-    /** MySQL's serialization-library unsigned variable-length integer (1 to 9 bytes). */
-    static void writeVarLen(ByteBuf out, long v) {
-        int n = varLenSize(v);
-        if (n == 9) {
-            out.writeByte(0xff).writeLongLE(v);
-            return;
-        }
-        // the low n - 1 bits of the first byte are ones followed by a zero; the value follows, little-endian
-        long word = (v << n) | ((1L << (n - 1)) - 1);
-        for (int i = 0; i < n; i++) {
-            out.writeByte((int) (word >>> (8 * i)));
-        }
-    }
-
-    static int varLenSize(long v) {
-        for (int n = 1; n <= 8; n++) {
-            if (Long.compareUnsigned(v, 1L << (7 * n)) < 0) {
-                return n;
-            }
-        }
-        return 9;
-    }
-
-    /** Reads one variable-length integer (decoded by {@link VarLen}). @throws ProtocolException when truncated */
-    static long readVarLen(ByteBuf in) {
-        Wire.need(in, 1, "variable-length integer");
-        int n = VarLen.length(in.getUnsignedByte(in.readerIndex()));
-        Wire.need(in, n, "variable-length integer");
-        byte[] b = new byte[n];
-        in.readBytes(b);
-        return VarLen.value(b, 0, n);
-    }
-
-    // ---------------------------------------------------------------------------------------- GTID_TAGGED events
-
-    /** The identity a GTID_TAGGED event (type 42) carries. */
-    public record TaggedGtid(String uuid, String tag, long gno) {
-        @Override
-        public String toString() {
-            return tag.isEmpty() ? uuid + ":" + gno : uuid + ":" + tag + ":" + gno;
-        }
-    }
-
-    /**
-     * Reads the source UUID, tag and transaction number of a GTID_TAGGED event whose body (after the 19-byte header,
-     * without the checksum) is {@code ev[from, to)}, with {@link TaggedGtidParser}, the binlog decoder's reader too.
-     *
-     * @throws ProtocolException naming the byte index in {@code ev} when the body is malformed (see
-     *     {@link TaggedGtidParser#parse}), or when the identity is missing, its tag is not one MySQL accepts or its
-     *     transaction number is out of range; a stream reports it with the connection's position
-     */
-    public static TaggedGtid readTaggedGtidEvent(byte[] ev, int from, int to) {
-        TaggedGtidParser.Fields f = TaggedGtidParser.parse(ev, from, to,
-                (index, problem) -> new ProtocolException(problem + " (byte " + index + " of the event)"));
-        if (f.uuid() == null || !f.hasGno()) {
-            throw new ProtocolException("GTID_TAGGED event without " + (f.uuid() == null ? "a source UUID" : "a GNO"));
-        }
-        if (f.gno() < 1 || f.gno() >= GNO_END) {
-            throw new ProtocolException("GTID_TAGGED event with transaction number " + f.gno());
-        }
-        String tag = f.tag() == null ? "" : f.tag();
-        if (!tag.isEmpty() && !isTag(tag)) {
-            throw new ProtocolException("GTID_TAGGED event with a bad tag '" + tag + "'");
-        }
-        return new TaggedGtid(uuidText(f.uuid(), 0), tag.toLowerCase(Locale.ROOT), f.gno());
     }
 
     // ------------------------------------------------------------------------------------------------ text form
@@ -503,6 +420,7 @@ public final class MySqlGtidSet {
         }
     }
 
+    @Override
     public MySqlGtidSet copy() {
         MySqlGtidSet c = new MySqlGtidSet();
         sets.forEach((k, v) -> {
