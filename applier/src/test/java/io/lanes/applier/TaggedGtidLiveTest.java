@@ -4,7 +4,7 @@ import io.lanes.binlog.gtid.GtidSet;
 import io.lanes.binlog.gtid.SourcePosition;
 import static org.junit.jupiter.api.Assertions.*;
 
-import io.lanes.binlog.replication.FakeBinlogServer;
+import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.binlog.replication.TaggedGtidBinlogs;

@@ -1,5 +1,7 @@
-package io.lanes.binlog.replication.internal;
+package io.lanes.testkit.internal;
 
+import io.lanes.binlog.replication.internal.AuthScrambles;
+import io.lanes.binlog.replication.internal.FramedFile;
 import java.security.KeyPair;
 import java.util.List;
 import java.util.Map;

@@ -8,6 +8,7 @@ import static io.lanes.binlog.replication.FakeSourceTest.gunzip;
 import static io.lanes.binlog.replication.ReplicationTestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.RowsEvent;

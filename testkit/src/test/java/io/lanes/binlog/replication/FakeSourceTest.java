@@ -3,6 +3,7 @@ package io.lanes.binlog.replication;
 import static io.lanes.binlog.replication.ReplicationTestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.lanes.testkit.FakeBinlogServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -3,11 +3,12 @@ package io.lanes.binlog.replication;
 import static io.lanes.binlog.replication.ReplicationTestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.lanes.testkit.FakeBinlogServer;
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
-import io.lanes.binlog.replication.FakeBinlogServer.AuthMethod;
+import io.lanes.testkit.FakeBinlogServer.AuthMethod;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

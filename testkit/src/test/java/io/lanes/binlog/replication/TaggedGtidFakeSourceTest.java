@@ -4,6 +4,7 @@ import static io.lanes.binlog.replication.FakeSourceTest.client;
 import static io.lanes.binlog.replication.ReplicationTestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.gtid.MySqlGtid;
 import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.replication.internal.MySqlGtidSetCodec;

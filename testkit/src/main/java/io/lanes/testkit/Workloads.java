@@ -1,5 +1,15 @@
-package io.lanes.binlog.encode;
+package io.lanes.testkit;
 
+import io.lanes.binlog.encode.BinlogWriter;
+import io.lanes.binlog.encode.Table;
+import io.lanes.binlog.encode.TransactionSpec;
+import io.lanes.core.LogicalClock;
+import io.lanes.core.LogicalClockScheduler;
+import io.lanes.core.PartitionScheduler;
+import io.lanes.core.Scheduler;
+import io.lanes.core.SequentialScheduler;
+import io.lanes.core.Transaction;
+import io.lanes.core.WritesetScheduler;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -8,7 +18,10 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Seeded synthetic workloads written through a {@link BinlogWriter}, the shapes the benchmarks and tests need: many
+ * Seeded synthetic workloads, the one place benchmarks and tests take them from, at two levels: binlogs written through a
+ * {@link BinlogWriter} (below), and engine transaction streams for the core alone ({@link #engineTransactions}).
+ *
+ * <p>Binlogs, the shapes the benchmarks and tests need: many
  * schemas with uniform or skewed load (sysbench's {@code sbtest} and its {@code UPDATE sbtest1 SET k=k+1 WHERE id=?}),
  * one schema written by several source sessions with group-committed logical clocks, and a foreign-key-heavy schema.
  * Each writes its DDL first (CREATE DATABASE, CREATE TABLE), then the rows; the same arguments always give the same
@@ -25,6 +38,53 @@ import java.util.Random;
  */
 public final class Workloads {
     private Workloads() {
+    }
+
+    /** The engine scheduling models {@link #engineScheduler} and {@link #engineTransactions} know. */
+    public static final List<String> ENGINE_MODELS = List.of("sequential", "partition", "logical-clock", "writeset");
+
+    /**
+     * A new scheduler of one model: {@code sequential}, {@code partition}, {@code logical-clock} or {@code writeset}.
+     *
+     * @throws IllegalArgumentException for another name
+     */
+    public static Scheduler engineScheduler(String model) {
+        return switch (model) {
+            case "sequential" -> new SequentialScheduler();
+            case "partition" -> new PartitionScheduler();
+            case "logical-clock" -> new LogicalClockScheduler();
+            case "writeset" -> new WritesetScheduler();
+            default -> throw new IllegalArgumentException("unknown scheduling model '" + model + "' (one of "
+                    + ENGINE_MODELS + ")");
+        };
+    }
+
+    /**
+     * Pre-built engine transactions (null payload, 200 bytes each) with {@code streams} independent lanes of work, as
+     * each scheduling model sees them: {@code streams} schemas (partition), {@code streams} rows updated over and over
+     * (writeset: every transaction conflicts with the previous one of its lane, as in sysbench's updates), or groups of
+     * {@code streams} transactions committed together on the source (logical clock: each group waits for the previous
+     * one). Every transaction carries all three, so any model can schedule any stream; {@code model} is accepted for
+     * symmetry with {@link #engineScheduler} and checked.
+     */
+    public static Transaction<Object>[] engineTransactions(String model, int count, int streams) {
+        engineScheduler(model); // checks the name
+        @SuppressWarnings("unchecked")
+        Transaction<Object>[] txns = new Transaction[count];
+        String[] schemas = new String[streams];
+        for (int i = 0; i < streams; i++) {
+            schemas[i] = "sbtest" + i;
+        }
+        for (int i = 0; i < count; i++) {
+            int lane = i % streams;
+            Transaction.Builder<Object> b = Transaction.builder(null).position(Integer.toString(i)).sizeBytes(200)
+                    .partitionKey(schemas[lane]).writeKeys(lane * 0x9E3779B97F4A7C15L + 1);
+            long seqNo = i + 1;
+            long groupStart = (long) (i / streams) * streams;
+            b.logicalClock(LogicalClock.mysql(groupStart, seqNo));
+            txns[i] = b.build();
+        }
+        return txns;
     }
 
     /**

@@ -2,7 +2,8 @@ package io.lanes.binlog.replication;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import io.lanes.binlog.replication.FakeBinlogServer.AuthMethod;
+import io.lanes.testkit.FakeBinlogServer;
+import io.lanes.testkit.FakeBinlogServer.AuthMethod;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

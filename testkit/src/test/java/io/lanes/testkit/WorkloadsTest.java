@@ -1,5 +1,13 @@
-package io.lanes.binlog;
+package io.lanes.testkit;
 
+import io.lanes.binlog.BinlogReader;
+import io.lanes.binlog.BinlogReaderOptions;
+import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.GtidEvent;
+import io.lanes.binlog.MariaGtidEvent;
+import io.lanes.binlog.Row;
+import io.lanes.binlog.RowsEvent;
+import io.lanes.binlog.TransactionReader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lanes.binlog.encode.BinlogFlavor;
 import io.lanes.binlog.encode.BinlogWriter;
 import io.lanes.binlog.encode.Table;
-import io.lanes.binlog.encode.Workloads;
+import io.lanes.testkit.Workloads;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
@@ -31,7 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@link Workloads.Summary} announces; the same seed gives the same bytes, another seed other bytes; the logical clock
  * workload's groups are what the MySQL and MariaDB formats say they are.
  */
-class EncodeWorkloadsTest {
+class WorkloadsTest {
 
     private static byte[] write(BinlogFlavor flavor, Function<BinlogWriter, Workloads.Summary> workload,
             Workloads.Summary[] summary) {

@@ -1,8 +1,8 @@
-package io.lanes.binlog.replication;
+package io.lanes.testkit;
 
 import io.lanes.binlog.replication.internal.AuthScrambles;
-import io.lanes.binlog.replication.internal.FakeSourceHandler;
-import io.lanes.binlog.replication.internal.FakeSourceState;
+import io.lanes.testkit.internal.FakeSourceHandler;
+import io.lanes.testkit.internal.FakeSourceState;
 import io.lanes.binlog.replication.internal.PacketEncoder;
 import io.lanes.binlog.replication.internal.PacketFrameDecoder;
 import io.netty.bootstrap.ServerBootstrap;
@@ -41,8 +41,8 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * An in-process replication source for tests: a Netty server that speaks enough of the MySQL protocol to serve binlog
- * files to a replica (this project's {@link ReplicationClient}, or any other replication client), so a pipeline can be
- * tested without a database server.
+ * files to a replica (this project's {@link io.lanes.binlog.replication.ReplicationClient}, or any other replication
+ * client), so a pipeline can be tested without a database server.
  *
  * <p>It accepts one account with mysql_native_password or caching_sha2_password (fast path once the account is cached,
  * full path over TLS or with RSA, auth switch when the client starts with another plugin), answers the replica setup
