@@ -1,7 +1,6 @@
 package io.lanes.applier;
 
 import io.lanes.applier.internal.FailureMessages;
-import io.lanes.applier.internal.SourceFiles;
 import io.lanes.applier.jdbc.ConnectionHeadroom;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.JdbcTarget;

@@ -1,10 +1,13 @@
-package io.lanes.applier.internal;
+package io.lanes.applier;
 
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
-/** Checks a source binlog file before a pipeline starts, with a message that says what is wrong with it. Stateless. */
+/**
+ * Checks a source binlog file before a pipeline starts, with a message that says what is wrong with it: the check
+ * {@link Lanes} makes at start, for tools that read files themselves to report a bad one the same way. Stateless.
+ */
 public final class SourceFiles {
     private SourceFiles() {
     }
