@@ -1,10 +1,10 @@
 package io.lanes.applier;
 
-import io.lanes.binlog.gtid.SourcePosition;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.lanes.binlog.BinlogTransaction;
 import io.lanes.binlog.TransactionReader;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;

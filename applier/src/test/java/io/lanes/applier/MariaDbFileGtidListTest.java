@@ -1,6 +1,5 @@
 package io.lanes.applier;
 
-import io.lanes.binlog.gtid.SourcePosition;
 import static io.lanes.applier.GtidSeedTestSupport.domains;
 import static io.lanes.applier.GtidSeedTestSupport.ids;
 import static io.lanes.applier.GtidSeedTestSupport.parts;
@@ -10,6 +9,7 @@ import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogReader;
 import io.lanes.binlog.gtid.MariaDbGtid;
 import io.lanes.binlog.MariaGtidListEvent;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.binlog.testing.MariaDbServer;
 import io.lanes.core.RecoveryPoint;
 import java.nio.file.Files;

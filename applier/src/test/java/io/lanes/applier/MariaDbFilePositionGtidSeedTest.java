@@ -1,11 +1,11 @@
 package io.lanes.applier;
 
-import io.lanes.binlog.gtid.SourcePosition;
 import static io.lanes.applier.GtidSeedTestSupport.domains;
 import static io.lanes.applier.GtidSeedTestSupport.ids;
 import static io.lanes.applier.GtidSeedTestSupport.parts;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.binlog.replication.TlsSettings;

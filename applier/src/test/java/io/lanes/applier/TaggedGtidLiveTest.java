@@ -1,9 +1,9 @@
 package io.lanes.applier;
 
-import io.lanes.binlog.gtid.GtidSet;
-import io.lanes.binlog.gtid.SourcePosition;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.lanes.binlog.gtid.GtidSet;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;

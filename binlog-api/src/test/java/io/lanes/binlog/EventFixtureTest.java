@@ -1,12 +1,12 @@
 package io.lanes.binlog;
 
-import io.lanes.binlog.gtid.MySqlGtid;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lanes.binlog.gtid.MySqlGtid;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

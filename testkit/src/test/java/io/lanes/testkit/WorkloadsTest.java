@@ -1,13 +1,5 @@
 package io.lanes.testkit;
 
-import io.lanes.binlog.BinlogReader;
-import io.lanes.binlog.BinlogReaderOptions;
-import io.lanes.binlog.BinlogTransaction;
-import io.lanes.binlog.GtidEvent;
-import io.lanes.binlog.MariaGtidEvent;
-import io.lanes.binlog.Row;
-import io.lanes.binlog.RowsEvent;
-import io.lanes.binlog.TransactionReader;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,6 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lanes.binlog.BinlogReader;
+import io.lanes.binlog.BinlogReaderOptions;
+import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.GtidEvent;
+import io.lanes.binlog.MariaGtidEvent;
+import io.lanes.binlog.Row;
+import io.lanes.binlog.RowsEvent;
+import io.lanes.binlog.TransactionReader;
 import io.lanes.binlog.encode.BinlogFlavor;
 import io.lanes.binlog.encode.BinlogWriter;
 import io.lanes.binlog.encode.Table;

@@ -1,15 +1,15 @@
 package io.lanes.testkit.internal;
 
+import static io.lanes.binlog.replication.internal.Protocol.*;
+
+import io.lanes.binlog.gtid.MariaDbGtidPosition;
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.replication.internal.AuthScrambles;
 import io.lanes.binlog.replication.internal.FramedFile;
 import io.lanes.binlog.replication.internal.MySqlGtidSetCodec;
 import io.lanes.binlog.replication.internal.Packet;
 import io.lanes.binlog.replication.internal.PacketFrameDecoder;
 import io.lanes.binlog.replication.internal.Wire;
-import io.lanes.binlog.gtid.MariaDbGtidPosition;
-import io.lanes.binlog.gtid.MySqlGtidSet;
-import static io.lanes.binlog.replication.internal.Protocol.*;
-
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;

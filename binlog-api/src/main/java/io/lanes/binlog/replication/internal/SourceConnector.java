@@ -1,8 +1,8 @@
 package io.lanes.binlog.replication.internal;
 
-import io.lanes.binlog.gtid.MySqlGtidSet;
 import static io.lanes.binlog.replication.internal.Protocol.*;
 
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.replication.ReplicationException;
 import io.lanes.binlog.replication.ReplicationException.Kind;
 import io.lanes.binlog.replication.ServerInfo;

@@ -1,11 +1,11 @@
 package io.lanes.binlog.replication.internal;
 
+import static io.lanes.binlog.replication.internal.Protocol.*;
+
 import io.lanes.binlog.gtid.MariaDbGtid;
 import io.lanes.binlog.gtid.MariaDbGtidPosition;
 import io.lanes.binlog.gtid.MySqlGtid;
 import io.lanes.binlog.gtid.MySqlGtidSet;
-import static io.lanes.binlog.replication.internal.Protocol.*;
-
 import io.lanes.binlog.replication.ReplicationEvent;
 import io.lanes.binlog.replication.ReplicationException;
 import io.lanes.binlog.replication.StartPosition;

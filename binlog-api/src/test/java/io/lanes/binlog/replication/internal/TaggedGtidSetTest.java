@@ -1,13 +1,13 @@
 package io.lanes.binlog.replication.internal;
 
-import io.lanes.binlog.gtid.MySqlGtid;
-import io.lanes.binlog.gtid.MySqlGtidSet;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogEventDecoder;
 import io.lanes.binlog.GtidEvent;
 import io.lanes.binlog.PreviousGtidsEvent;
+import io.lanes.binlog.gtid.MySqlGtid;
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.internal.ByteReader;
 import io.lanes.binlog.internal.VarLen;
 import io.lanes.binlog.gtid.GtidSetFormatException;
