@@ -23,7 +23,7 @@ echo "dry-run: deploying $version into $out/repo"
 mvn -B -ntp -q -Dmaven.repo.local="$m2" -DskipTests -DaltDeploymentRepository="dry-run::file://$out/repo" deploy
 
 missing=0
-for artifact in lanes-parent lanes-bom lanes-binlog-api lanes-core lanes-applier lanes-micrometer; do
+for artifact in lanes-parent lanes-bom lanes-binlog-api lanes-core lanes-testkit lanes-applier lanes-micrometer; do
   dir="$out/repo/io/lanes/$artifact/$version"
   [ -d "$dir" ] || { echo "dry-run: $artifact was not deployed" >&2; missing=1; continue; }
   ls "$dir"/*.pom >/dev/null 2>&1 || { echo "dry-run: $artifact has no POM" >&2; missing=1; }

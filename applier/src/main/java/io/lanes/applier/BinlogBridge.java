@@ -1,5 +1,6 @@
 package io.lanes.applier;
 
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.applier.ddl.SessionVariables;
 import io.lanes.applier.ddl.SourceStatement;
 import io.lanes.applier.internal.GtidState;

@@ -1,5 +1,9 @@
 package io.lanes.applier;
 
+import io.lanes.binlog.gtid.GtidSet;
+import io.lanes.binlog.gtid.MariaDbGtidPosition;
+import io.lanes.binlog.gtid.MySqlGtidSet;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.applier.checkpoint.FileCheckpointStore;
 import io.lanes.applier.internal.FailureMessages;
 import io.lanes.applier.internal.StartPrefix;
@@ -15,7 +19,6 @@ import io.lanes.binlog.BinlogEventDecoder;
 import io.lanes.binlog.BinlogReader;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.BinlogTransaction;
-import io.lanes.binlog.MariaGtid;
 import io.lanes.binlog.MariaGtidListEvent;
 import io.lanes.binlog.PreviousGtidsEvent;
 import io.lanes.binlog.TransactionAssembler;
@@ -686,32 +689,28 @@ public final class Lanes implements AutoCloseable {
      * Where the server's binlog ended when a live run connected: its file and position, and on MariaDB its GTID
      * position (the stream may start from a GTID and skip to the end without sending a real event to compare).
      */
-    record LiveCatchUpTarget(StartPosition.FilePosition end, Map<Long, Long> mariaDbGtids,
-            Map<String, long[][]> mySqlGtids) {
+    record LiveCatchUpTarget(StartPosition.FilePosition end, GtidSet gtids) {
         static LiveCatchUpTarget of(ServerInfo info) {
             if (info == null) {
                 return null;
             }
-            Map<Long, Long> maria = info.mariaDb() ? parseMariaDbGtids(info.currentGtidPosition()) : null;
-            Map<String, long[][]> mysql = info.mariaDb() ? null : parseMySqlGtidSet(info.currentGtidPosition());
-            if (info.endPosition() == null && maria == null && mysql == null) {
+            GtidSet gtids = parseGtids(info.currentGtidPosition(), info.mariaDb());
+            if (info.endPosition() == null && gtids == null) {
                 return null;
             }
-            return new LiveCatchUpTarget(info.endPosition(), maria, mysql);
+            return new LiveCatchUpTarget(info.endPosition(), gtids);
         }
 
         /** True when the stream, after {@code e} (between transactions), has everything up to the target. */
         boolean reachedBy(ReplicationEvent e) {
-            if (mariaDbGtids != null && e.resumePosition() instanceof StartPosition.MariaDbGtid g) {
-                Map<Long, Long> have = parseMariaDbGtids(g.gtidPosition());
-                if (have != null && mariaDbGtids.entrySet().stream().allMatch(
-                        d -> Long.compareUnsigned(have.getOrDefault(d.getKey(), 0L), d.getValue()) >= 0)) {
-                    return true;
+            if (gtids != null) {
+                GtidSet have = null;
+                if (e.resumePosition() instanceof StartPosition.MariaDbGtids g) {
+                    have = parseGtids(g.gtidPosition(), true);
+                } else if (e.resumePosition() instanceof StartPosition.MySqlGtids g) {
+                    have = parseGtids(g.gtidSet(), false);
                 }
-            }
-            if (mySqlGtids != null && e.resumePosition() instanceof StartPosition.MySqlGtidSet g) {
-                Map<String, long[][]> have = parseMySqlGtidSet(g.gtidSet());
-                if (have != null && covers(have, mySqlGtids)) {
+                if (have != null && have.containsAll(gtids)) {
                     return true;
                 }
             }
@@ -722,82 +721,16 @@ public final class Lanes implements AutoCloseable {
             return files > 0 || (files == 0 && e.nextPosition() >= end.position());
         }
 
-        /** domain -> sequence of a MariaDB GTID position ({@code d-s-n,...}); null when absent or not one. */
-        static Map<Long, Long> parseMariaDbGtids(String position) {
-            if (position == null) {
+        /** A server's GTID state text of the given flavour; null when absent or not one. */
+        static GtidSet parseGtids(String text, boolean mariaDb) {
+            if (text == null) {
                 return null;
             }
-            Map<Long, Long> m = new HashMap<>();
             try {
-                for (MariaGtid g : MariaGtid.parsePosition(position)) {
-                    m.put(g.domainId(), g.sequence());
-                }
+                return mariaDb ? MariaDbGtidPosition.parse(text) : MySqlGtidSet.parse(text);
             } catch (IllegalArgumentException notOne) {
                 return null;
             }
-            return m;
-        }
-
-        /**
-         * A MySQL GTID set ({@code uuid:1-5:7,uuid2:1-3}, whitespace and tags kept as part of the source name) as
-         * source -> sorted closed intervals; null when absent or not one.
-         */
-        static Map<String, long[][]> parseMySqlGtidSet(String set) {
-            if (set == null) {
-                return null;
-            }
-            Map<String, long[][]> m = new HashMap<>();
-            // whitespace dropped by the same rule the start position uses (a scan: this runs per transaction while
-            // a stream catches up)
-            for (String part : new StartPosition.MySqlGtidSet(set).gtidSet().split(",")) {
-                if (part.isEmpty()) {
-                    continue;
-                }
-                String[] p = part.split(":");
-                if (p.length < 2) {
-                    return null;
-                }
-                // uuid(:tag|:ranges)*: a part that is not a number range is a tag, naming the source of the ranges
-                // after it (uuid:1-5:t1:1-2 is uuid 1-5 untagged and uuid:t1 1-2)
-                String uuid = p[0].toLowerCase(Locale.ROOT);
-                String source = uuid;
-                for (int i = 1; i < p.length; i++) {
-                    String[] ab = p[i].split("-");
-                    long[] range;
-                    try {
-                        long a = Long.parseLong(ab[0]);
-                        range = new long[] {a, ab.length > 1 ? Long.parseLong(ab[1]) : a};
-                    } catch (NumberFormatException tag) {
-                        source = uuid + ":" + p[i].toLowerCase(Locale.ROOT);
-                        continue;
-                    }
-                    long[][] was = m.getOrDefault(source, new long[0][]);
-                    long[][] merged = Arrays.copyOf(was, was.length + 1);
-                    merged[was.length] = range;
-                    Arrays.sort(merged, (x, y) -> Long.compare(x[0], y[0]));
-                    m.put(source, merged);
-                }
-            }
-            return m;
-        }
-
-        /** True when every transaction of {@code want} is in {@code have}. */
-        static boolean covers(Map<String, long[][]> have, Map<String, long[][]> want) {
-            for (Map.Entry<String, long[][]> w : want.entrySet()) {
-                long[][] h = have.getOrDefault(w.getKey(), new long[0][]);
-                for (long[] range : w.getValue()) {
-                    long next = range[0]; // the first transaction of the range not yet seen covered
-                    for (long[] r : h) {
-                        if (r[0] <= next && r[1] >= next) {
-                            next = r[1] + 1;
-                        }
-                    }
-                    if (next <= range[1]) {
-                        return false;
-                    }
-                }
-            }
-            return true;
         }
 
         /** Binlog files of one server ordered by their numeric extension (bin.000009 < bin.000010 < bin.1000000). */
@@ -815,15 +748,9 @@ public final class Lanes implements AutoCloseable {
         }
     }
 
-    /** The start of a stream that resumes after a checkpointed position. */
+    /** The start of a stream that resumes after a checkpointed position: its GTID state, else its file position. */
     static StartPosition resumePosition(String checkpointed) {
-        SourcePosition p = SourcePosition.parse(checkpointed);
-        String gtid = p.gtidState();
-        if (gtid.isEmpty()) {
-            return StartPosition.file(p.file(), p.offset());
-        }
-        // MySQL GTID sets name server UUIDs (uuid:1-5); MariaDB positions are domain-server-sequence triples.
-        return gtid.indexOf(':') >= 0 ? StartPosition.mysqlGtidSet(gtid) : StartPosition.mariaDbGtid(gtid);
+        return StartPosition.resumingAt(SourcePosition.parse(checkpointed));
     }
 
     /**

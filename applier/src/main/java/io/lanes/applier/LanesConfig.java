@@ -159,10 +159,12 @@ public final class LanesConfig {
                 "The environment variable holding the replication user's password."),
         SOURCE_SERVER_ID("lanes.source.server-id", "int 1..4294967295", String.valueOf(DEFAULT_SOURCE_SERVER_ID),
                 "sourceServer(...)", "This replica's server id, unique among the source's replicas."),
-        SOURCE_START("lanes.source.start", "file:NAME:POS | mysql-gtid:SET | mariadb-gtid:POS",
+        SOURCE_START("lanes.source.start", "NAME:POS | gtid=SET | mysql-gtid:SET | mariadb-gtid:POS",
                 "(required on a fresh target)", "sourceServer(..., StartPosition)",
-                "Where to start on a fresh target (mariadb-gtid: with nothing after the colon is MariaDB's first "
-                        + "binlog, mysql-gtid: likewise for MySQL); later runs resume after the target's checkpoint, "
+                "Where to start on a fresh target: a binlog file and position, or a GTID set whose text tells MySQL "
+                        + "from MariaDB (only domain-server-sequence triples: MariaDB); mariadb-gtid: with nothing after "
+                        + "the colon is MariaDB's first binlog, mysql-gtid: likewise for MySQL (file:NAME:POS, the "
+                        + "older form, still reads); later runs resume after the target's checkpoint, "
                         + "with or without it. Without it a target with no checkpoint of this pipeline is refused at "
                         + "start."),
         SOURCE_STATUS_INTERVAL_SECONDS("lanes.source.status-interval-seconds", "seconds >= 0",

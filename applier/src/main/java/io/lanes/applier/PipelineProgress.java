@@ -1,5 +1,6 @@
 package io.lanes.applier;
 
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.applier.internal.SourceEndMonitor;
 import io.lanes.binlog.replication.BinlogStatus;
 import io.lanes.binlog.replication.ReplicationClient;

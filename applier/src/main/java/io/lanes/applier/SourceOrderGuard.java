@@ -1,10 +1,11 @@
 package io.lanes.applier;
 
 import io.lanes.binlog.BinlogTransaction;
-import io.lanes.binlog.Gtid;
-import io.lanes.binlog.MariaGtid;
-import io.lanes.binlog.MysqlGtid;
-import io.lanes.binlog.replication.MySqlGtidAccumulator;
+import io.lanes.binlog.gtid.Gtid;
+import io.lanes.binlog.gtid.MariaDbGtid;
+import io.lanes.binlog.gtid.MySqlGtid;
+import io.lanes.binlog.gtid.MariaDbGtidPosition;
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,9 +38,9 @@ final class SourceOrderGuard {
     private long lastOffset = -1;
     private String lastPosition;
     private final Set<String> filesDone = new HashSet<>();
-    private final Map<Long, MariaGtid> mariaDomains = new HashMap<>();
+    private final MariaDbGtidPosition mariaDomains = new MariaDbGtidPosition();
     private final Map<Long, String> mariaPositions = new HashMap<>();
-    private final MySqlGtidAccumulator mysql = new MySqlGtidAccumulator();
+    private final MySqlGtidSet mysql = new MySqlGtidSet();
 
     /**
      * Refuses a file list that repeats a file or lists numbered files of one base name out of order.
@@ -96,23 +97,22 @@ final class SourceOrderGuard {
             }
         }
         Gtid gtid = t.gtid();
-        if (gtid instanceof MariaGtid m) {
-            MariaGtid before = mariaDomains.get(m.domainId());
-            if (before != null && Long.compareUnsigned(m.sequence(), before.sequence()) <= 0) {
+        if (gtid instanceof MariaDbGtid m) {
+            MariaDbGtid before = mariaDomains.get(m.domainId());
+            if (mariaDomains.contains(m)) {
                 throw refused("GTID " + m + " of the transaction ending at " + positionText + " does not come after "
                         + before + " (ending at " + mariaPositions.get(m.domainId()) + ") in domain " + m.domainId()
                         + ": the input repeats or goes backwards (the same transactions twice, files out of order, or "
                         + "a source that ran with gtid_strict_mode=OFF)", positionText);
             }
-            mariaDomains.put(m.domainId(), m);
+            mariaDomains.add(m);
             mariaPositions.put(m.domainId(), positionText);
-        } else if (gtid instanceof MysqlGtid g) {
-            String uuid = g.sourceId().toString();
-            if (mysql.contains(uuid, g.tag(), g.gno())) {
+        } else if (gtid instanceof MySqlGtid g) {
+            if (mysql.contains(g)) {
                 throw refused("GTID " + g + " of the transaction ending at " + positionText + " was read before, in an "
                         + "earlier transaction of this input: the input repeats (the same file twice?)", positionText);
             }
-            mysql.add(uuid, g.tag(), g.gno());
+            mysql.add(g);
         }
         lastFile = file;
         lastOffset = offset;

@@ -1,7 +1,6 @@
 package io.lanes.applier;
 
 import io.lanes.applier.internal.FailureMessages;
-import io.lanes.applier.internal.SourceFiles;
 import io.lanes.applier.jdbc.ConnectionHeadroom;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.JdbcTarget;
@@ -66,7 +65,7 @@ final class StartChecks {
         }
         return new LanesException("the target holds no checkpoint of pipeline '" + config.pipeline + "' to resume "
                 + "from, and no start was given for this fresh target: give one (" + LanesConfig.Option.SOURCE_START.key()
-                + ": file:NAME:POS, mariadb-gtid:POS or mysql-gtid:SET) or the pipeline name of the run that wrote it",
+                + ": NAME:POS or gtid=SET) or the pipeline name of the run that wrote it",
                 null, null);
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lanes.applier.ddl.SourceStatement;
 import io.lanes.binlog.BinlogTransaction;
 import io.lanes.binlog.TransactionReader;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.core.LogicalClock;
 import io.lanes.core.Transaction;
 import java.io.InputStream;

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lanes.applier.internal.DdlSyntaxException;
 import io.lanes.applier.internal.FailureMessages;
 import io.lanes.applier.internal.MySqlDdlParser;
-import io.lanes.applier.internal.SourceFiles;
 import io.lanes.applier.jdbc.TargetUrls;
 import io.lanes.core.ApplierFailedException;
 import java.nio.file.Files;

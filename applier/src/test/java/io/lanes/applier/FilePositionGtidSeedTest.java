@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import io.lanes.binlog.BinlogTransaction;
 import io.lanes.binlog.TransactionReader;
-import io.lanes.binlog.replication.FakeBinlogServer;
+import io.lanes.binlog.gtid.SourcePosition;
+import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.binlog.replication.TaggedGtidBinlogs;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lanes.core.CommitOrder;
+import io.lanes.binlog.replication.StartPosition;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -148,7 +149,8 @@ class LanesConfigTest {
         assertEquals(Duration.ZERO, c.sourceStatusInterval());
         assertEquals(-1, LanesConfig.fromProperties(p).metricsPort(), "no metrics endpoint unless asked for");
         assertTrue(c.sourceFiles().isEmpty());
-        assertEquals("mariadb-gtid:0-1-100", c.sourceStart().toString());
+        assertEquals(StartPosition.mariaDbGtid("0-1-100"), c.sourceStart());
+        assertEquals("gtid=0-1-100", c.sourceStart().toString());
         assertTrue(c.sourceDescription().contains("db1.example:3307"), c.sourceDescription());
         for (LanesConfig.Option o : LanesConfig.Option.values()) {
             if (o.key().startsWith("lanes.source.") && !o.key().contains("files") && !o.key().contains("verify")) {
@@ -166,10 +168,23 @@ class LanesConfigTest {
 
     @Test
     void aCheckpointedPositionResumesByGtidWhenItHasOne() {
-        assertEquals("mariadb-gtid:0-1-55,1-2-7", Lanes.resumePosition("bin.000002:1234 gtid=0-1-55,1-2-7").toString());
-        assertEquals("mysql-gtid:3e11fa47-71ca-11e1-9e33-c80aa9429562:1-42",
-                Lanes.resumePosition("bin.000002:1234 gtid=3e11fa47-71ca-11e1-9e33-c80aa9429562:1-42").toString());
-        assertEquals("file:bin.000002:1234", Lanes.resumePosition("bin.000002:1234").toString());
+        // checkpoints written by earlier releases hold exactly these texts: they resume as they did
+        String mysql = "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-42";
+        assertEquals(StartPosition.mariaDbGtid("0-1-55,1-2-7"), Lanes.resumePosition("bin.000002:1234 gtid=0-1-55,1-2-7"));
+        assertEquals(StartPosition.mysqlGtidSet(mysql), Lanes.resumePosition("bin.000002:1234 gtid=" + mysql));
+        assertEquals(StartPosition.file("bin.000002", 1234), Lanes.resumePosition("bin.000002:1234"));
+        assertEquals(StartPosition.mysqlGtidSet(mysql + ":mytag:1-3"),
+                Lanes.resumePosition("bin.000002:1234 gtid=" + mysql + ":mytag:1-3"));
+        // printed in the one text form, which reads back the same
+        assertEquals("gtid=0-1-55,1-2-7", Lanes.resumePosition("bin.000002:1234 gtid=0-1-55,1-2-7").toString());
+        assertEquals("gtid=" + mysql, Lanes.resumePosition("bin.000002:1234 gtid=" + mysql).toString());
+        assertEquals("bin.000002:1234", Lanes.resumePosition("bin.000002:1234").toString());
+        // the start forms of earlier releases still read as configuration
+        assertEquals(StartPosition.file("bin.000002", 1234), StartPosition.parse("file:bin.000002:1234"));
+        assertEquals(StartPosition.mysqlGtidSet(mysql), StartPosition.parse("mysql-gtid:" + mysql));
+        assertEquals(StartPosition.mariaDbGtid("0-1-55"), StartPosition.parse("mariadb-gtid:0-1-55"));
+        // a GTID state that does not parse is refused, not read as a file position
+        assertThrows(IllegalArgumentException.class, () -> Lanes.resumePosition("bin.000002:1234 gtid=0-1"));
     }
 
     @Test

@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogReader;
-import io.lanes.binlog.MariaGtid;
+import io.lanes.binlog.gtid.MariaDbGtid;
 import io.lanes.binlog.MariaGtidListEvent;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.binlog.testing.MariaDbServer;
 import io.lanes.core.RecoveryPoint;
 import java.nio.file.Files;
@@ -60,8 +61,8 @@ class MariaDbFileGtidListTest {
         assertTrue(parts(serverPosition).contains("2-5-3"), "the later GTID of domain 2 is current: " + serverPosition);
 
         // The file's own GTID_LIST: domain 2 has an entry per server id, the current one (2-5-3) last.
-        List<MariaGtid> list = gtidList(second);
-        List<String> domain2 = list.stream().filter(g -> g.domainId() == 2).map(MariaGtid::toString).toList();
+        List<MariaDbGtid> list = gtidList(second);
+        List<String> domain2 = list.stream().filter(g -> g.domainId() == 2).map(MariaDbGtid::toString).toList();
         assertEquals(Set.of("2-1-10", "2-5-3"), Set.copyOf(domain2), list.toString());
         assertEquals("2-5-3", domain2.get(domain2.size() - 1), "the domain's last entry is its current GTID: " + list);
 
@@ -98,7 +99,7 @@ class MariaDbFileGtidListTest {
         }
     }
 
-    private static List<MariaGtid> gtidList(Path binlog) {
+    private static List<MariaDbGtid> gtidList(Path binlog) {
         try (BinlogReader in = BinlogReader.open(binlog)) {
             for (BinlogEvent e; (e = in.next()) != null; ) {
                 if (e instanceof MariaGtidListEvent l) {

@@ -5,6 +5,7 @@ import static io.lanes.applier.GtidSeedTestSupport.ids;
 import static io.lanes.applier.GtidSeedTestSupport.parts;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.binlog.replication.TlsSettings;

@@ -2,7 +2,9 @@ package io.lanes.applier;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import io.lanes.binlog.replication.FakeBinlogServer;
+import io.lanes.binlog.gtid.GtidSet;
+import io.lanes.binlog.gtid.SourcePosition;
+import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.binlog.replication.TaggedGtidBinlogs;
@@ -59,20 +61,15 @@ class TaggedGtidLiveTest {
 
     @Test
     void theCatchUpTargetKeepsTaggedSourcesApart() {
-        Map<String, long[][]> want = Lanes.LiveCatchUpTarget.parseMySqlGtidSet(U + ":1-13:mytag:1-5,\n" + U + ":x:7");
-        assertEquals(3, want.size(), want.keySet().toString());
-        assertArrayEquals(new long[][] {{1, 13}}, want.get(U));
-        assertArrayEquals(new long[][] {{1, 5}}, want.get(U + ":mytag"));
-        assertArrayEquals(new long[][] {{7, 7}}, want.get(U + ":x"));
-        Map<String, long[][]> upper = Lanes.LiveCatchUpTarget.parseMySqlGtidSet(U.toUpperCase() + ":MyTag:1-5:X:7");
-        assertArrayEquals(new long[][] {{1, 5}}, upper.get(U + ":mytag"));
-        assertTrue(Lanes.LiveCatchUpTarget.covers(Lanes.LiveCatchUpTarget.parseMySqlGtidSet(U + ":1-13:mytag:1-5:x:7"),
-                want));
+        GtidSet want = Lanes.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5,\n" + U + ":x:7", false);
+        assertEquals(U + ":1-13:mytag:1-5:x:7", want.toString());
+        GtidSet upper = Lanes.LiveCatchUpTarget.parseGtids(U.toUpperCase() + ":MyTag:1-5:X:7", false);
+        assertEquals(U + ":mytag:1-5:x:7", upper.toString());
+        assertTrue(Lanes.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5:x:7", false).containsAll(want));
         // mytag:4-5 missing: untagged 1-13 does not cover them
-        assertFalse(Lanes.LiveCatchUpTarget.covers(Lanes.LiveCatchUpTarget.parseMySqlGtidSet(U + ":1-13:mytag:1-3:x:7"),
-                want));
-        assertFalse(Lanes.LiveCatchUpTarget.covers(Lanes.LiveCatchUpTarget.parseMySqlGtidSet(U + ":1-13:mytag:1-5"),
-                want));
+        assertFalse(Lanes.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-3:x:7", false).containsAll(want));
+        assertFalse(Lanes.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5", false).containsAll(want));
+        assertNull(Lanes.LiveCatchUpTarget.parseGtids("not a set", false));
     }
 
     /** One run to caught-up against a fake source serving {@code binlog}; returns where it started. */

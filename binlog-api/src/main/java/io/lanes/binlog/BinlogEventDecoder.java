@@ -5,16 +5,10 @@ import io.lanes.binlog.internal.Charsets;
 import io.lanes.binlog.internal.PostHeaders;
 import io.lanes.binlog.internal.ServerVersion;
 import io.lanes.binlog.internal.TableMapParser;
-import io.lanes.binlog.internal.TaggedGtidParser;
-import io.lanes.binlog.internal.VarLen;
 import io.lanes.binlog.internal.Zlib;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.zip.CRC32;
 
 /**
@@ -189,7 +183,8 @@ public final class BinlogEventDecoder {
     }
 
     private static boolean isStateEvent(int type) {
-        return type == 15 || type == 19 || type == 164 || type == 1;
+        return type == EventType.FORMAT_DESCRIPTION.code() || type == EventType.TABLE_MAP.code()
+                || type == EventType.MARIA_START_ENCRYPTION.code() || type == EventType.START_V3.code();
     }
 
     /**
@@ -314,110 +309,107 @@ public final class BinlogEventDecoder {
         return tm;
     }
 
+    /** The type of a header's type byte; {@link EventType#UNKNOWN} for a code no supported server writes. */
+    private static EventType eventType(int code) {
+        EventType t = EventType.of(code);
+        return t == null ? EventType.UNKNOWN : t;
+    }
+
     private int postHeaderLength(int type) {
         int n = fde == null ? -1 : fde.postHeaderLength(type);
         return n >= 0 ? n : PostHeaders.defaultLength(type);
     }
 
-    private static void skipTo(ByteReader r, int index) {
-        if (r.position() < index) {
-            r.position(Math.min(index, r.limit()));
-            if (index > r.limit()) {
-                throw r.error("post-header longer than the event");
-            }
-        }
-    }
-
     private BinlogEvent decodeBody(ByteReader r, EventHeader h, int type) {
         int ph = postHeaderLength(type);
         int bodyStart = r.position();
-        switch (type) {
-            case 1: return decodeStartV3(r, h);
-            case 2: return decodeQuery(r, h, ph, false);
-            case 165: return decodeQuery(r, h, postHeaderLength(165), true);
-            case 3: return new StopEvent(h);
-            case 4: {
+        switch (eventType(type)) {
+            case START_V3: return decodeStartV3(r, h);
+            case QUERY: return decodeQuery(r, h, ph, false);
+            case MARIA_QUERY_COMPRESSED: return decodeQuery(r, h, ph, true);
+            case STOP: return new StopEvent(h);
+            case ROTATE: {
                 long pos = ph >= 8 ? r.i64() : 4;
-                skipTo(r, bodyStart + ph);
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 return new RotateEvent(h, pos, r.string(r.remaining(), StandardCharsets.UTF_8));
             }
-            case 5: {
-                skipTo(r, bodyStart + ph);
+            case INTVAR: {
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 return new IntVarEvent(h, r.u8(), r.i64());
             }
-            case 13: {
-                skipTo(r, bodyStart + ph);
+            case RAND: {
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 return new RandEvent(h, r.i64(), r.i64());
             }
-            case 14: return decodeUserVar(r, h, bodyStart + ph);
-            case 16: {
-                skipTo(r, bodyStart + ph);
+            case USER_VAR: return EventBodyDecoders.decodeUserVar(r, h, bodyStart + ph);
+            case XID: {
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 return new XidEvent(h, r.i64());
             }
-            case 19: {
+            case TABLE_MAP: {
                 return decodeTableMap(r, h, ph);
             }
-            case 20: case 21: case 22: case 23: case 24: case 25: case 30: case 31: case 32: case 39:
-            case 166: case 167: case 168: case 169: case 170: case 171:
+            case PRE_GA_WRITE_ROWS: case PRE_GA_UPDATE_ROWS: case PRE_GA_DELETE_ROWS: case WRITE_ROWS_V1: case UPDATE_ROWS_V1: case DELETE_ROWS_V1: case WRITE_ROWS_V2: case UPDATE_ROWS_V2: case DELETE_ROWS_V2: case PARTIAL_UPDATE_ROWS:
+            case MARIA_WRITE_ROWS_COMPRESSED_V1: case MARIA_UPDATE_ROWS_COMPRESSED_V1: case MARIA_DELETE_ROWS_COMPRESSED_V1: case MARIA_WRITE_ROWS_COMPRESSED: case MARIA_UPDATE_ROWS_COMPRESSED: case MARIA_DELETE_ROWS_COMPRESSED:
                 return decodeRows(r, h, type, ph);
-            case 26: {
+            case INCIDENT: {
                 int incident = r.u16();
-                skipTo(r, bodyStart + ph);
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 String msg = r.hasRemaining() ? r.string(r.u8(), StandardCharsets.UTF_8) : "";
                 return new IncidentEvent(h, incident, msg);
             }
-            case 27: {
-                skipTo(r, bodyStart + ph);
+            case HEARTBEAT: {
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 return new HeartbeatEvent(h, r.string(r.remaining(), StandardCharsets.UTF_8), h.nextPosition());
             }
             // The next three types reserve a post-header length in the FDE but write self-describing fields from the start
             // of the body (as the server's own decoders read them).
-            case 41: return decodeHeartbeatV2(r, h, bodyStart);
-            case 28: return new IgnorableEvent(h);
-            case 29: {
-                skipTo(r, bodyStart + ph);
+            case HEARTBEAT_V2: return EventBodyDecoders.decodeHeartbeatV2(r, h, bodyStart);
+            case IGNORABLE: return new IgnorableEvent(h);
+            case ROWS_QUERY: {
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 if (r.hasRemaining()) {
                     r.skip(1); // a length byte that the server truncates at 255; the text runs to the end
                 }
                 return new RowsQueryEvent(h, r.string(r.remaining(), StandardCharsets.UTF_8));
             }
-            case 33: case 34: return decodeGtid(r, h, type == 34);
-            case 42: return decodeTaggedGtid(r, h, bodyStart);
-            case 35: return decodePreviousGtids(r, h, bodyStart + ph);
-            case 36: return decodeTransactionContext(r, h, bodyStart + ph);
-            case 37: return decodeViewChange(r, h, bodyStart + ph);
-            case 38: return decodeXaPrepare(r, h, bodyStart + ph);
-            case 40: return decodeTransactionPayload(r, h, bodyStart);
-            case 6: case 12: return decodeLoad(r, h, type, bodyStart + ph);
-            case 8: {
+            case GTID: case ANONYMOUS_GTID: return EventBodyDecoders.decodeGtid(r, h, type == EventType.ANONYMOUS_GTID.code());
+            case GTID_TAGGED: return EventBodyDecoders.decodeTaggedGtid(source, r, h, bodyStart);
+            case PREVIOUS_GTIDS: return EventBodyDecoders.decodePreviousGtids(r, h, bodyStart + ph);
+            case TRANSACTION_CONTEXT: return EventBodyDecoders.decodeTransactionContext(r, h, bodyStart + ph);
+            case VIEW_CHANGE: return EventBodyDecoders.decodeViewChange(r, h, bodyStart + ph);
+            case XA_PREPARE: return EventBodyDecoders.decodeXaPrepare(r, h, bodyStart + ph);
+            case TRANSACTION_PAYLOAD: return decodeTransactionPayload(r, h, bodyStart);
+            case LOAD: case NEW_LOAD: return EventBodyDecoders.decodeLoad(r, h, type, bodyStart + ph);
+            case CREATE_FILE: {
                 // the LOAD post-header (18 bytes) comes first; newer FDEs list 0 for the obsolete LOAD type
-                r.skip(PostHeaders.defaultLength(6));
+                r.skip(PostHeaders.defaultLength(EventType.LOAD.code()));
                 long fileId = r.u32();
                 return new CreateFileEvent(h, fileId, r.remainingBytes());
             }
-            case 9: case 17: {
+            case APPEND_BLOCK: case BEGIN_LOAD_QUERY: {
                 long fileId = r.u32();
-                skipTo(r, bodyStart + ph);
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 byte[] block = r.remainingBytes();
-                return type == 9 ? new AppendBlockEvent(h, fileId, block) : new BeginLoadQueryEvent(h, fileId, block);
+                return type == EventType.APPEND_BLOCK.code() ? new AppendBlockEvent(h, fileId, block) : new BeginLoadQueryEvent(h, fileId, block);
             }
-            case 10: return new ExecLoadEvent(h, r.u32());
-            case 11: return new DeleteFileEvent(h, r.u32());
-            case 18: return decodeQuery(r, h, ph, false);
-            case 160: {
-                skipTo(r, bodyStart + ph);
+            case EXEC_LOAD: return new ExecLoadEvent(h, r.u32());
+            case DELETE_FILE: return new DeleteFileEvent(h, r.u32());
+            case EXECUTE_LOAD_QUERY: return decodeQuery(r, h, ph, false);
+            case MARIA_ANNOTATE_ROWS: {
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 return new MariaAnnotateRowsEvent(h, r.string(r.remaining(), StandardCharsets.UTF_8));
             }
-            case 161: {
+            case MARIA_BINLOG_CHECKPOINT: {
                 long len = r.u32();
-                skipTo(r, bodyStart + ph);
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 r.checkAvailable(len);
                 return new MariaBinlogCheckpointEvent(h, r.string((int) len, StandardCharsets.UTF_8));
             }
-            case 162: return decodeMariaGtid(r, h);
-            case 163: return decodeMariaGtidList(r, h, bodyStart + ph);
-            case 164: {
-                skipTo(r, bodyStart + ph);
+            case MARIA_GTID: return EventBodyDecoders.decodeMariaGtid(r, h);
+            case MARIA_GTID_LIST: return EventBodyDecoders.decodeMariaGtidList(r, h, bodyStart + ph);
+            case MARIA_START_ENCRYPTION: {
+                EventBodyDecoders.skipTo(r, bodyStart + ph);
                 MariaStartEncryptionEvent e = new MariaStartEncryptionEvent(h, r.u8(), r.u32(), r.bytes(12));
                 encrypted = true;
                 return e;
@@ -531,8 +523,8 @@ public final class BinlogEventDecoder {
             fnEnd = r.u32();
             dup = r.u8();
         }
-        skipTo(r, bodyStart + ph);
-        QueryStatusVars vars = statusLen == 0 ? QueryStatusVars.NONE : decodeStatusVars(r.slice(statusLen));
+        EventBodyDecoders.skipTo(r, bodyStart + ph);
+        QueryStatusVars vars = statusLen == 0 ? QueryStatusVars.NONE : EventBodyDecoders.decodeStatusVars(r.slice(statusLen));
         String db = r.string(dbLen, StandardCharsets.UTF_8);
         if (r.u8() != 0) {
             throw r.error("database name not NUL-terminated");
@@ -551,293 +543,10 @@ public final class BinlogEventDecoder {
         return new QueryEvent(h, threadId, execTime, errorCode, db, sql, vars, compressed);
     }
 
-    private static QueryStatusVars decodeStatusVars(ByteReader s) {
-        Long flags2 = null, sqlMode = null, tableMapForUpdate = null, masterDataWritten = null, ddlXid = null;
-        Long mariaXid = null, saSeq = null;
-        String catalog = null, timeZone = null, user = null, host = null;
-        Integer incr = null, off = null, client = null, conn = null, server = null, lc = null, dbCs = null;
-        Integer micros = null, utf8mb4 = null, requirePk = null, encryption = null, hrnow = null, flags3 = null;
-        Boolean explicitTs = null;
-        List<String> dbNames = null;
-        int unknown = -1;
-        loop:
-        while (s.hasRemaining()) {
-            int code = s.u8();
-            switch (code) {
-                case 0: flags2 = s.u32(); break;
-                case 1: sqlMode = s.i64(); break;
-                case 2: {
-                    catalog = s.string(s.u8(), StandardCharsets.UTF_8);
-                    s.skip(1);
-                    break;
-                }
-                case 3: incr = s.u16(); off = s.u16(); break;
-                case 4: client = s.u16(); conn = s.u16(); server = s.u16(); break;
-                case 5: timeZone = s.string(s.u8(), StandardCharsets.UTF_8); break;
-                case 6: catalog = s.string(s.u8(), StandardCharsets.UTF_8); break;
-                case 7: lc = s.u16(); break;
-                case 8: dbCs = s.u16(); break;
-                case 9: tableMapForUpdate = s.i64(); break;
-                case 10: masterDataWritten = s.u32(); break;
-                case 11: {
-                    user = s.string(s.u8(), StandardCharsets.UTF_8);
-                    host = s.string(s.u8(), StandardCharsets.UTF_8);
-                    break;
-                }
-                case 12: {
-                    int n = s.u8();
-                    dbNames = new ArrayList<>();
-                    if (n <= 16) { // more than MAX_DBS_IN_EVENT_MTS (16) is logged as 254 with no names
-                        for (int i = 0; i < n; i++) {
-                            dbNames.add(s.nulTerminated(StandardCharsets.UTF_8));
-                        }
-                    }
-                    break;
-                }
-                case 13: micros = s.u24(); break;
-                case 16: explicitTs = s.u8() != 0; break;
-                case 17: ddlXid = s.i64(); break;
-                case 18: utf8mb4 = s.u16(); break;
-                case 19: requirePk = s.u8(); break;
-                case 20: encryption = s.u8(); break;
-                case 128: hrnow = s.u24(); break;
-                case 129: mariaXid = s.i64(); break;
-                case 130: {
-                    flags3 = s.u8();
-                    if ((flags3 & (MariaGtidEvent.FL_COMMIT_ALTER | MariaGtidEvent.FL_ROLLBACK_ALTER)) != 0) {
-                        saSeq = s.i64();
-                    }
-                    break;
-                }
-                default:
-                    // As the server does: codes are written in increasing order, so the rest cannot be parsed.
-                    unknown = code;
-                    break loop;
-            }
-        }
-        return new QueryStatusVars(flags2, sqlMode, catalog, incr, off, client, conn, server, timeZone, lc, dbCs,
-                tableMapForUpdate, masterDataWritten, user, host, dbNames, micros, explicitTs, ddlXid, utf8mb4, requirePk,
-                encryption, hrnow, mariaXid, flags3, saSeq, unknown);
-    }
-
-    private BinlogEvent decodeUserVar(ByteReader r, EventHeader h, int bodyStart) {
-        skipTo(r, bodyStart);
-        long nameLen = r.u32();
-        r.checkAvailable(nameLen);
-        String name = r.string((int) nameLen, StandardCharsets.UTF_8);
-        boolean isNull = r.u8() != 0;
-        if (isNull) {
-            return new UserVarEvent(h, name, -1, ColumnDef.BINARY_CHARSET, null, 0);
-        }
-        int valueType = r.u8();
-        int charset = (int) r.u32();
-        long valueLen = r.u32();
-        byte[] value = r.bytes(valueLen);
-        int flags = r.hasRemaining() ? r.u8() : 0;
-        return new UserVarEvent(h, name, valueType, charset, value, flags);
-    }
-
-    private BinlogEvent decodeHeartbeatV2(ByteReader r, EventHeader h, int bodyStart) {
-        skipTo(r, bodyStart);
-        String[] file = {""};
-        long[] pos = {h.nextPosition()};
-        readTaggedFields(r, (field, v) -> {
-            if (field == 1) {
-                file[0] = v.string(v.remaining(), StandardCharsets.UTF_8);
-            } else if (field == 2) {
-                pos[0] = v.packedLength();
-            }
-        });
-        return new HeartbeatEvent(h, file[0], pos[0]);
-    }
-
-    /** Receives one field of a type-length-value list; {@code value} holds exactly the field's bytes. */
-    @FunctionalInterface
-    private interface TaggedField {
-        void accept(long type, ByteReader value);
-    }
-
-    /**
-     * Reads the type-length-value field list that newer events use (HEARTBEAT_V2, TRANSACTION_PAYLOAD): each field is a
-     * packed type, a packed length and that many bytes; type 0 ends the list. Unknown types are skipped, so a newer
-     * server's extra fields do not break the decoder; a length past the event's end is a format error.
-     */
-    private static void readTaggedFields(ByteReader r, TaggedField sink) {
-        while (r.hasRemaining()) {
-            long type = r.packedLength();
-            if (type == 0) {
-                return;
-            }
-            sink.accept(type, r.slice(r.packedSize()));
-        }
-    }
-
-    private static UUID uuid(ByteReader r) {
-        r.checkAvailable(16);
-        long msb = r.uintBigEndian(8);
-        long lsb = r.uintBigEndian(8);
-        return new UUID(msb, lsb);
-    }
-
-    private BinlogEvent decodeGtid(ByteReader r, EventHeader h, boolean anonymous) {
-        int flags = r.u8();
-        UUID sid = uuid(r);
-        long gno = r.i64();
-        long lastCommitted = -1;
-        long sequence = -1;
-        long immediateTs = -1;
-        long originalTs = -1;
-        long trxLength = -1;
-        long immediateVersion = -1;
-        long originalVersion = -1;
-        long ticket = -1;
-        if (r.hasRemaining() && (r.array()[r.position()] & 0xff) == 2) { // logical timestamp type code (5.7.6+)
-            r.skip(1);
-            lastCommitted = r.i64();
-            sequence = r.i64();
-            if (r.remaining() >= 7) {
-                immediateTs = r.uint(7);
-                if ((immediateTs & (1L << 55)) != 0) {
-                    immediateTs &= ~(1L << 55);
-                    originalTs = r.uint(7);
-                } else {
-                    originalTs = immediateTs;
-                }
-            }
-            if (r.hasRemaining()) {
-                trxLength = r.packedLength();
-            }
-            if (r.remaining() >= 4) {
-                immediateVersion = r.u32();
-                if ((immediateVersion & (1L << 31)) != 0) {
-                    immediateVersion &= ~(1L << 31);
-                    originalVersion = r.u32();
-                } else {
-                    originalVersion = immediateVersion;
-                }
-            }
-            if (r.remaining() >= 8) {
-                ticket = r.i64();
-            }
-        }
-        return new GtidEvent(h, anonymous, flags, sid, null, gno, lastCommitted, sequence, immediateTs, originalTs,
-                trxLength, immediateVersion, originalVersion, ticket);
-    }
-
-    private BinlogEvent decodeTaggedGtid(ByteReader r, EventHeader h, int bodyStart) {
-        skipTo(r, bodyStart);
-        TaggedGtidParser.Fields f = TaggedGtidParser.parse(r.array(), r.position(), r.limit(),
-                (index, problem) -> new BinlogFormatException(source, r.absoluteOffset(index), problem));
-        UUID sid = f.uuid() == null ? new UUID(0, 0) : uuid(new ByteReader(f.uuid(), source, h.position()));
-        long originalTs = f.originalCommitTimestamp() < 0 ? f.immediateCommitTimestamp() : f.originalCommitTimestamp();
-        long originalVersion = f.originalServerVersion() < 0 ? f.immediateServerVersion() : f.originalServerVersion();
-        return new GtidEvent(h, false, f.flags(), sid, f.tag(), f.gno(), f.lastCommitted(), f.sequenceNumber(),
-                f.immediateCommitTimestamp(), originalTs, f.transactionLength(), f.immediateServerVersion(),
-                originalVersion, f.commitGroupTicket());
-    }
-
-    private BinlogEvent decodePreviousGtids(ByteReader r, EventHeader h, int bodyStart) {
-        skipTo(r, bodyStart);
-        long word = r.i64();
-        int format = (int) (word >>> 56);
-        boolean tagged = format == 1;
-        if (format > 1) {
-            throw r.error("unknown GTID set format " + format);
-        }
-        long nSids = tagged ? (word >>> 8) & 0xffff_ffff_ffffL : word & 0x00ff_ffff_ffff_ffffL;
-        if (nSids > r.remaining() / 24) {
-            throw r.error("GTID set claims " + nSids + " UUIDs in " + r.remaining() + " bytes");
-        }
-        List<PreviousGtidsEvent.Entry> entries = new ArrayList<>((int) nSids);
-        for (long i = 0; i < nSids; i++) {
-            UUID sid = uuid(r);
-            String tag = null;
-            if (tagged) {
-                long len = VarLen.readUnsigned(r);
-                r.checkAvailable(len);
-                tag = len == 0 ? null : r.string((int) len, StandardCharsets.UTF_8);
-            }
-            long n = r.i64();
-            if (n < 0 || n > r.remaining() / 16) {
-                throw r.error("GTID set claims " + n + " intervals in " + r.remaining() + " bytes");
-            }
-            List<PreviousGtidsEvent.Range> ranges = new ArrayList<>((int) n);
-            for (long k = 0; k < n; k++) {
-                long first = r.i64();
-                long endExclusive = r.i64();
-                ranges.add(new PreviousGtidsEvent.Range(first, endExclusive - 1));
-            }
-            entries.add(new PreviousGtidsEvent.Entry(sid, tag, ranges));
-        }
-        return new PreviousGtidsEvent(h, entries);
-    }
-
-    private BinlogEvent decodeTransactionContext(ByteReader r, EventHeader h, int bodyStart) {
-        int uuidLen = r.u8();
-        long threadId = r.u32();
-        boolean gtidSpecified = r.u8() != 0;
-        long snapshotLen = r.u32();
-        long writeSetLen = r.u32();
-        long readSetLen = r.u32();
-        skipTo(r, bodyStart);
-        String uuid = r.string(uuidLen, StandardCharsets.ISO_8859_1);
-        byte[] snapshot = r.bytes(snapshotLen);
-        List<String> write = readSetItems(r, writeSetLen);
-        List<String> read = readSetItems(r, readSetLen);
-        return new TransactionContextEvent(h, uuid, threadId, gtidSpecified, snapshot, write, read);
-    }
-
-    private static List<String> readSetItems(ByteReader r, long count) {
-        if (count > r.remaining() / 2) {
-            throw r.error("set claims " + count + " items in " + r.remaining() + " bytes");
-        }
-        List<String> items = new ArrayList<>((int) count);
-        for (long i = 0; i < count; i++) {
-            items.add(r.string(r.u16(), StandardCharsets.ISO_8859_1));
-        }
-        return items;
-    }
-
-    private BinlogEvent decodeViewChange(ByteReader r, EventHeader h, int bodyStart) {
-        byte[] id = r.bytes(40);
-        int n = 0;
-        while (n < id.length && id[n] != 0) {
-            n++;
-        }
-        long seq = r.i64();
-        long count = r.u32();
-        skipTo(r, bodyStart);
-        if (count > r.remaining() / 8) {
-            throw r.error("certification info claims " + count + " entries in " + r.remaining() + " bytes");
-        }
-        Map<String, String> cert = new LinkedHashMap<>();
-        for (long i = 0; i < count; i++) {
-            long kl = r.u32();
-            r.checkAvailable(kl);
-            String key = r.string((int) kl, StandardCharsets.UTF_8);
-            long vl = r.u32();
-            r.checkAvailable(vl);
-            cert.put(key, r.string((int) vl, StandardCharsets.UTF_8));
-        }
-        return new ViewChangeEvent(h, new String(id, 0, n, StandardCharsets.UTF_8), seq, cert);
-    }
-
-    private BinlogEvent decodeXaPrepare(ByteReader r, EventHeader h, int bodyStart) {
-        skipTo(r, bodyStart);
-        boolean onePhase = r.u8() != 0;
-        int formatId = r.i32();
-        long gl = r.u32();
-        long bl = r.u32();
-        if (gl > MAX_XA_PART || bl > MAX_XA_PART) {
-            throw r.error("XA id parts of " + gl + " and " + bl + " bytes exceed " + MAX_XA_PART);
-        }
-        return new XaPrepareEvent(h, onePhase, formatId, r.bytes(gl), r.bytes(bl));
-    }
-
     private BinlogEvent decodeTransactionPayload(ByteReader r, EventHeader h, int bodyStart) {
-        skipTo(r, bodyStart);
+        EventBodyDecoders.skipTo(r, bodyStart);
         long[] fields = {-1, -1, -1, -1}; // indexed by field type: 1 payload size, 2 compression, 3 uncompressed size
-        readTaggedFields(r, (field, v) -> {
+        EventBodyDecoders.readTaggedFields(r, (field, v) -> {
             if (field >= 1 && field <= 3) {
                 fields[(int) field] = v.packedLength();
             }
@@ -867,109 +576,6 @@ public final class BinlogEventDecoder {
                 payloadDecoder(source, layout));
     }
 
-    private BinlogEvent decodeLoad(ByteReader r, EventHeader h, int type, int bodyStart) {
-        long threadId = r.u32();
-        long execTime = r.u32();
-        long skipLines = r.u32();
-        int tableLen = r.u8();
-        int dbLen = r.u8();
-        long numFields = r.u32();
-        skipTo(r, bodyStart);
-        String fieldTerm, enclosed, lineTerm, lineStart, escaped;
-        int optFlags;
-        if (type == EventType.NEW_LOAD.code()) {
-            fieldTerm = r.string(r.u8(), StandardCharsets.ISO_8859_1);
-            enclosed = r.string(r.u8(), StandardCharsets.ISO_8859_1);
-            lineTerm = r.string(r.u8(), StandardCharsets.ISO_8859_1);
-            lineStart = r.string(r.u8(), StandardCharsets.ISO_8859_1);
-            escaped = r.string(r.u8(), StandardCharsets.ISO_8859_1);
-            optFlags = r.u8();
-        } else {
-            fieldTerm = r.string(1, StandardCharsets.ISO_8859_1);
-            enclosed = r.string(1, StandardCharsets.ISO_8859_1);
-            lineTerm = r.string(1, StandardCharsets.ISO_8859_1);
-            lineStart = r.string(1, StandardCharsets.ISO_8859_1);
-            escaped = r.string(1, StandardCharsets.ISO_8859_1);
-            optFlags = r.u8();
-            r.u8(); // empty_flags
-        }
-        r.checkAvailable(numFields);
-        int[] lengths = new int[(int) numFields];
-        for (int i = 0; i < lengths.length; i++) {
-            lengths[i] = r.u8();
-        }
-        List<String> fields = new ArrayList<>(lengths.length);
-        for (int len : lengths) {
-            fields.add(r.string(len, StandardCharsets.UTF_8));
-            r.skip(1);
-        }
-        String table = r.string(tableLen, StandardCharsets.UTF_8);
-        r.skip(1);
-        String db = r.string(dbLen, StandardCharsets.UTF_8);
-        r.skip(1);
-        String file = r.string(r.remaining(), StandardCharsets.UTF_8);
-        if (file.endsWith("\0")) {
-            file = file.substring(0, file.length() - 1);
-        }
-        return new LoadEvent(h, threadId, execTime, skipLines, table, db, fields, file, fieldTerm, enclosed, lineTerm,
-                lineStart, escaped, optFlags);
-    }
-
-    private BinlogEvent decodeMariaGtid(ByteReader r, EventHeader h) {
-        long seq = r.i64();
-        long domain = r.u32();
-        int flags = r.u8();
-        long commitId = -1;
-        long formatId = -1;
-        byte[] gtrid = null;
-        byte[] bqual = null;
-        if ((flags & MariaGtidEvent.FL_GROUP_COMMIT_ID) != 0) {
-            commitId = r.i64();
-        }
-        if ((flags & (MariaGtidEvent.FL_PREPARED_XA | MariaGtidEvent.FL_COMPLETED_XA)) != 0) {
-            formatId = r.u32();
-            int gl = r.u8();
-            int bl = r.u8();
-            if (gl > MAX_XA_PART || bl > MAX_XA_PART) {
-                throw r.error("XA id parts of " + gl + " and " + bl + " bytes exceed " + MAX_XA_PART);
-            }
-            gtrid = r.bytes(gl);
-            bqual = r.bytes(bl);
-        }
-        int extra = 0;
-        int engines = 0;
-        long saSeq = -1;
-        long threadId = -1;
-        if (r.hasRemaining()) {
-            extra = r.u8();
-            if ((extra & MariaGtidEvent.FL_EXTRA_MULTI_ENGINE) != 0) {
-                engines = r.u8();
-            }
-            if ((extra & (MariaGtidEvent.FL_COMMIT_ALTER | MariaGtidEvent.FL_ROLLBACK_ALTER)) != 0) {
-                saSeq = r.i64();
-            }
-            if ((extra & MariaGtidEvent.FL_EXTRA_THREAD_ID) != 0) {
-                threadId = r.u32();
-            }
-        }
-        return new MariaGtidEvent(h, seq, domain, flags, commitId, formatId, gtrid, bqual, extra, engines, saSeq,
-                threadId);
-    }
-
-    private BinlogEvent decodeMariaGtidList(ByteReader r, EventHeader h, int bodyStart) {
-        long word = r.u32();
-        skipTo(r, bodyStart);
-        long count = word & 0x0fff_ffffL;
-        if (count > r.remaining() / 16) {
-            throw r.error("GTID list claims " + count + " GTIDs in " + r.remaining() + " bytes");
-        }
-        List<MariaGtid> gtids = new ArrayList<>((int) count);
-        for (long i = 0; i < count; i++) {
-            gtids.add(new MariaGtid(r.u32(), r.u32(), r.i64()));
-        }
-        return new MariaGtidListEvent(h, (int) (word >>> 28), gtids);
-    }
-
     private BinlogEvent decodeRows(ByteReader r, EventHeader h, int type, int ph) {
         int bodyStart = r.position();
         long tableId = ph == 6 ? r.u32() : r.u48();
@@ -982,20 +588,25 @@ public final class BinlogEventDecoder {
             }
             extra = r.bytes(varLen - 2);
         }
-        skipTo(r, bodyStart + ph);
+        EventBodyDecoders.skipTo(r, bodyStart + ph);
         long width = r.packedLength();
         if (width <= 0 || width > 0xffff) {
             throw r.error("rows event column count " + width);
         }
         RowsEvent.Kind kind;
-        switch (type) {
-            case 20: case 23: case 30: case 166: case 169: kind = RowsEvent.Kind.WRITE; break;
-            case 21: case 24: case 31: case 167: case 170: kind = RowsEvent.Kind.UPDATE; break;
-            case 39: kind = RowsEvent.Kind.PARTIAL_UPDATE; break;
+        switch (eventType(type)) {
+            case PRE_GA_WRITE_ROWS: case WRITE_ROWS_V1: case WRITE_ROWS_V2: case MARIA_WRITE_ROWS_COMPRESSED_V1: case MARIA_WRITE_ROWS_COMPRESSED: kind = RowsEvent.Kind.WRITE; break;
+            case PRE_GA_UPDATE_ROWS: case UPDATE_ROWS_V1: case UPDATE_ROWS_V2: case MARIA_UPDATE_ROWS_COMPRESSED_V1: case MARIA_UPDATE_ROWS_COMPRESSED: kind = RowsEvent.Kind.UPDATE; break;
+            case PARTIAL_UPDATE_ROWS: kind = RowsEvent.Kind.PARTIAL_UPDATE; break;
             default: kind = RowsEvent.Kind.DELETE;
         }
-        int version = type <= 22 ? 0 : (type <= 25 || (type >= 166 && type <= 168)) ? 1 : 2;
-        boolean compressed = type >= 166;
+        int version = switch (eventType(type)) {
+            case PRE_GA_WRITE_ROWS, PRE_GA_UPDATE_ROWS, PRE_GA_DELETE_ROWS -> 0;
+            case WRITE_ROWS_V1, UPDATE_ROWS_V1, DELETE_ROWS_V1, MARIA_WRITE_ROWS_COMPRESSED_V1,
+                    MARIA_UPDATE_ROWS_COMPRESSED_V1, MARIA_DELETE_ROWS_COMPRESSED_V1 -> 1;
+            default -> 2;
+        };
+        boolean compressed = type >= EventType.MARIA_WRITE_ROWS_COMPRESSED_V1.code();
         boolean twoBitmaps = (kind == RowsEvent.Kind.UPDATE && version > 0) || kind == RowsEvent.Kind.PARTIAL_UPDATE;
         TableEntry entry = tables.get(tableId);
         TableMapEvent tableMap = entry == null ? null : entry.event;

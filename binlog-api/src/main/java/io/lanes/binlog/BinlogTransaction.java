@@ -1,5 +1,8 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.gtid.Gtid;
+import io.lanes.binlog.gtid.MySqlGtid;
+import io.lanes.binlog.gtid.MariaDbGtid;
 import java.util.List;
 import java.util.Locale;
 
@@ -14,7 +17,7 @@ import java.util.Locale;
  * @param startPosition the offset of the first event
  * @param endFile the file holding the last event
  * @param endPosition the offset just past the last event: where a reader resumes after this transaction
- * @param gtid the transaction's GTID ({@link MysqlGtid} or {@link MariaGtid}), or {@code null} when anonymous / none
+ * @param gtid the transaction's GTID ({@link MySqlGtid} or {@link MariaDbGtid}), or {@code null} when anonymous / none
  * @param lastCommitted MySQL logical clock: the sequence number this transaction depends on, or -1
  * @param sequenceNumber MySQL logical clock: this transaction's sequence number, or -1
  * @param commitId MariaDB group commit id (equal ids committed together), or -1

@@ -1,5 +1,6 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.gtid.MySqlGtid;
 import java.util.UUID;
 
 /**
@@ -26,8 +27,8 @@ public record GtidEvent(EventHeader header, boolean anonymous, int flags, UUID s
         implements BinlogEvent {
 
     /** The GTID, or {@code null} for an anonymous transaction. */
-    public MysqlGtid gtid() {
-        return anonymous ? null : new MysqlGtid(sourceId, tag, gno);
+    public MySqlGtid gtid() {
+        return anonymous ? null : new MySqlGtid(sourceId, tag, gno);
     }
 
     /** Whether the logical clock ({@link #lastCommitted()}, {@link #sequenceNumber()}) was logged. */

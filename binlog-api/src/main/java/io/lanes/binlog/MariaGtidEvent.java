@@ -1,5 +1,7 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.gtid.MariaDbGtid;
+
 /**
  * MariaDB GTID (162): opens an event group (it replaces BEGIN), or marks a standalone one (DDL) with {@link #FL_STANDALONE}.
  * The GTID's server id is the header's.
@@ -60,8 +62,8 @@ public record MariaGtidEvent(EventHeader header, long sequence, long domainId, i
         return hasFlag(FL_STANDALONE);
     }
 
-    public MariaGtid gtid() {
-        return new MariaGtid(domainId, header().serverId(), sequence);
+    public MariaDbGtid gtid() {
+        return new MariaDbGtid(domainId, header().serverId(), sequence);
     }
 
 

@@ -1,5 +1,6 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.gtid.MariaDbGtid;
 import java.util.List;
 
 /**
@@ -7,7 +8,7 @@ import java.util.List;
  *
  * @param flags the high 4 bits of the count word (FLAG_UNTIL_REACHED 1, FLAG_IGN_GTIDS 2)
  */
-public record MariaGtidListEvent(EventHeader header, int flags, List<MariaGtid> gtids) implements BinlogEvent {
+public record MariaGtidListEvent(EventHeader header, int flags, List<MariaDbGtid> gtids) implements BinlogEvent {
     public MariaGtidListEvent {
         gtids = List.copyOf(gtids);
     }

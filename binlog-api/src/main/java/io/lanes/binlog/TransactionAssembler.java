@@ -1,5 +1,6 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.gtid.Gtid;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

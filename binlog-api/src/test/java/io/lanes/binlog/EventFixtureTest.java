@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lanes.binlog.gtid.MySqlGtid;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,7 @@ class EventFixtureTest {
     void gtidsAndLogicalClocks() {
         List<GtidEvent> g = FixtureSupport.ofType(FixtureSupport.events("rust-mysql-binlog/bin-log.000001"), GtidEvent.class);
         UUID sid = UUID.fromString("87cee3a4-6b31-11e7-bdfd-0d98d6698870");
-        assertEquals(List.of(new MysqlGtid(sid, null, 14917), new MysqlGtid(sid, null, 14918), new MysqlGtid(sid, null, 14919)),
+        assertEquals(List.of(new MySqlGtid(sid, null, 14917), new MySqlGtid(sid, null, 14918), new MySqlGtid(sid, null, 14919)),
                 g.stream().map(GtidEvent::gtid).toList());
         assertEquals(List.of(0L, 1L, 2L), g.stream().map(GtidEvent::lastCommitted).toList());
         assertEquals(List.of(1L, 2L, 3L), g.stream().map(GtidEvent::sequenceNumber).toList());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lanes.binlog.gtid.MariaDbGtid;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ class TransactionReaderTest {
                 .anyMatch(r -> r.kind() == RowsEvent.Kind.UPDATE)).toList();
         assertEquals(10000, updates.size());
         for (BinlogTransaction u : updates) {
-            assertInstanceOf(MariaGtid.class, u.gtid());
+            assertInstanceOf(MariaDbGtid.class, u.gtid());
             assertEquals(1, u.rowsEvents().size());
             assertEquals(1, u.schemas().size());
             assertTrue(u.schemas().get(0).matches("db([1-9]|10)"), u.schemas().toString());
@@ -94,9 +95,9 @@ class TransactionReaderTest {
         assertTrue(updates.stream().filter(BinlogTransaction::hasLogicalClock).count() > 1000, "group commit ids");
         assertEquals(30, t.stream().filter(BinlogTransaction::isDdl).count());
         // gtid sequence numbers of domain 0 rise by one per transaction
-        long seq = ((MariaGtid) t.get(0).gtid()).sequence();
+        long seq = ((MariaDbGtid) t.get(0).gtid()).sequence();
         for (BinlogTransaction x : t) {
-            assertEquals(seq++, ((MariaGtid) x.gtid()).sequence());
+            assertEquals(seq++, ((MariaDbGtid) x.gtid()).sequence());
         }
     }
 

@@ -2,7 +2,7 @@ package io.lanes.connect;
 
 import io.lanes.applier.BinlogBridge;
 import io.lanes.applier.SchemaMapping;
-import io.lanes.applier.SourcePosition;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.jdbc.CatalogTableMetadata;
 import io.lanes.applier.jdbc.ConnectionFactory;

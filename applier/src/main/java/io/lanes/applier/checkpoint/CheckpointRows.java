@@ -7,7 +7,7 @@ import java.time.Instant;
  * Converts core's {@link Checkpoint} to and from a {@link CheckpointRow}: worker id as is (-1 for the engine's low-water
  * mark), {@code seqno} holds the low-water mark's sequence number, {@code lwm_position} the source position (empty for
  * none), {@code bitmap} the worker's bitmap, and {@code gtid_state} a copy of the GTID state when the position is a
- * {@link io.lanes.applier.SourcePosition} carrying one (so that a person or a GTID-based resume can read it directly).
+ * {@link io.lanes.binlog.gtid.SourcePosition} carrying one (so that a person or a GTID-based resume can read it directly).
  */
 public final class CheckpointRows {
     private CheckpointRows() {
@@ -21,7 +21,7 @@ public final class CheckpointRows {
 
     private static String gtidStateOf(String position) {
         try {
-            return position.isEmpty() ? "" : io.lanes.applier.SourcePosition.parse(position).gtidState();
+            return position.isEmpty() ? "" : io.lanes.binlog.gtid.SourcePosition.parse(position).gtidState();
         } catch (IllegalArgumentException notASourcePosition) {
             return ""; // another source's opaque position
         }

@@ -2,6 +2,7 @@ package io.lanes.applier.internal;
 
 import io.lanes.applier.LanesException;
 import io.lanes.binlog.BinlogFormatException;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.core.ApplierFailedException;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -92,11 +93,11 @@ public final class FailureMessages {
             return message;
         }
         String out = message.replaceAll(Pattern.quote(" at " + position) + NOT_CONTINUED, "");
-        int gtid = position.indexOf(" gtid=");
+        int gtid = position.indexOf(SourcePosition.GTID_MARK);
         if (gtid > 0) {
             // the file and offset alone, where a layer names no GTID (and not the start of another GTID's mention)
             String fileAndOffset = Pattern.quote(" at " + position.substring(0, gtid));
-            out = out.replaceAll(fileAndOffset + NOT_CONTINUED + "(?! gtid=)", "");
+            out = out.replaceAll(fileAndOffset + NOT_CONTINUED + "(?!" + Pattern.quote(SourcePosition.GTID_MARK) + ")", "");
         }
         return out;
     }

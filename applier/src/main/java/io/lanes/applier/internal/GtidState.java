@@ -1,14 +1,12 @@
 package io.lanes.applier.internal;
 
-import io.lanes.binlog.Gtid;
-import io.lanes.binlog.MariaGtid;
-import io.lanes.binlog.MysqlGtid;
+import io.lanes.binlog.gtid.Gtid;
+import io.lanes.binlog.gtid.MariaDbGtid;
+import io.lanes.binlog.gtid.MariaDbGtidPosition;
+import io.lanes.binlog.gtid.MySqlGtid;
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.replication.StartPosition;
-import io.lanes.binlog.replication.MySqlGtidAccumulator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The GTID state after the transactions seen so far: MariaDB's last GTID per domain ({@code 0-1-55,1-2-7}), or the MySQL
@@ -20,10 +18,13 @@ import java.util.TreeMap;
  * learns it from the server's {@code BINLOG_GTID_POS} for the position it dumps from ({@link #addMariaPosition}) plus
  * the transactions it reads before the start position. MariaDB binlog files applied as files carry it in the GTID_LIST
  * event at the start of each file ({@link #addMariaList}). Not thread-safe: the bridge updates it in source order.
+ *
+ * <p>The two flavours are kept apart, in a {@link MariaDbGtidPosition} and a {@link MySqlGtidSet}, and printed one
+ * after the other; a source is one or the other, so one of them is empty.
  */
 public final class GtidState {
-    private final TreeMap<Long, MariaGtid> mariaDomains = new TreeMap<>();
-    private final MySqlGtidAccumulator mysql = new MySqlGtidAccumulator();
+    private final MariaDbGtidPosition mariaDb = new MariaDbGtidPosition();
+    private final MySqlGtidSet mysql = new MySqlGtidSet();
 
     /**
      * Adds a transaction's GTID.
@@ -32,10 +33,10 @@ public final class GtidState {
      *     a malformed tag): it could not be resumed from
      */
     public void add(Gtid gtid) {
-        if (gtid instanceof MariaGtid m) {
-            mariaDomains.put(m.domainId(), m);
-        } else if (gtid instanceof MysqlGtid g) {
-            mysql.add(g.sourceId().toString(), g.tag(), g.gno());
+        if (gtid instanceof MariaDbGtid) {
+            mariaDb.add(gtid);
+        } else if (gtid instanceof MySqlGtid) {
+            mysql.add(gtid);
         }
     }
 
@@ -46,9 +47,9 @@ public final class GtidState {
      * @throws IllegalArgumentException when the state does not parse
      */
     public void seed(StartPosition start) {
-        if (start instanceof StartPosition.MySqlGtidSet s) {
-            mysql.addAll(s.gtidSet());
-        } else if (start instanceof StartPosition.MariaDbGtid m) {
+        if (start instanceof StartPosition.MySqlGtids s) {
+            mysql.addAll(s.gtids());
+        } else if (start instanceof StartPosition.MariaDbGtids m) {
             addMariaPosition(m.gtidPosition());
         }
     }
@@ -62,8 +63,8 @@ public final class GtidState {
      * @throws IllegalArgumentException when the text does not parse
      */
     public void addMariaPosition(String position) {
-        for (MariaGtid g : MariaGtid.parsePosition(position)) {
-            mariaDomains.putIfAbsent(g.domainId(), g);
+        for (MariaDbGtid g : MariaDbGtidPosition.parse(position).gtids()) {
+            mariaDb.addIfAbsent(g);
         }
     }
 
@@ -76,13 +77,11 @@ public final class GtidState {
      * one becomes {@code last_gtid} again ({@code sql/rpl_gtid.cc}, MariaDB 10.x/11.x). A domain already in the state
      * keeps its GTID (the transactions seen before, or a seeded position, are as late or later); the others join it.
      */
-    public void addMariaList(List<MariaGtid> list) {
-        Map<Long, MariaGtid> last = new LinkedHashMap<>();
-        for (MariaGtid g : list) {
-            last.put(g.domainId(), g);
-        }
-        for (MariaGtid g : last.values()) {
-            mariaDomains.putIfAbsent(g.domainId(), g);
+    public void addMariaList(List<MariaDbGtid> list) {
+        MariaDbGtidPosition last = new MariaDbGtidPosition(); // a domain's later entries replace its earlier ones
+        list.forEach(last::add);
+        for (MariaDbGtid g : last.gtids()) {
+            mariaDb.addIfAbsent(g);
         }
     }
 
@@ -95,18 +94,14 @@ public final class GtidState {
      * @throws IllegalArgumentException when the text does not parse
      */
     public void addMySqlSet(String gtidSet) {
-        mysql.addAll(gtidSet);
+        mysql.addAll(MySqlGtidSet.parse(gtidSet));
     }
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder();
-        for (MariaGtid m : mariaDomains.values()) {
-            sb.append(sb.isEmpty() ? "" : ",").append(m);
+        if (mysql.isEmpty()) {
+            return mariaDb.toString();
         }
-        if (!mysql.isEmpty()) {
-            sb.append(sb.isEmpty() ? "" : ",").append(mysql);
-        }
-        return sb.toString();
+        return mariaDb.isEmpty() ? mysql.toString() : mariaDb + "," + mysql;
     }
 }

@@ -1,6 +1,6 @@
 package io.lanes.applier.schema;
 
-import io.lanes.applier.SourcePosition;
+import io.lanes.binlog.gtid.SourcePosition;
 
 /**
  * Where a pipeline keeps its schema history beside its checkpoints, so that a restart continues with the definitions

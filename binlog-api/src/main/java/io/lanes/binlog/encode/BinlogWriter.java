@@ -6,11 +6,11 @@ import io.lanes.binlog.ColumnDef;
 import io.lanes.binlog.EventHeader;
 import io.lanes.binlog.EventType;
 import io.lanes.binlog.FormatDescriptionEvent;
-import io.lanes.binlog.Gtid;
+import io.lanes.binlog.gtid.Gtid;
 import io.lanes.binlog.GtidEvent;
-import io.lanes.binlog.MariaGtid;
+import io.lanes.binlog.gtid.MariaDbGtid;
 import io.lanes.binlog.MariaGtidEvent;
-import io.lanes.binlog.MysqlGtid;
+import io.lanes.binlog.gtid.MySqlGtid;
 import io.lanes.binlog.QueryStatusVars;
 import io.lanes.binlog.RowsEvent;
 import io.lanes.binlog.TableMapEvent;
@@ -221,7 +221,7 @@ public final class BinlogWriter implements Closeable, Flushable {
         return beginTransaction(TransactionSpec.auto());
     }
 
-    /** Opens a transaction with this GTID ({@link MysqlGtid} for MySQL flavour, {@link MariaGtid} for MariaDB). */
+    /** Opens a transaction with this GTID ({@link MySqlGtid} for MySQL flavour, {@link MariaDbGtid} for MariaDB). */
     public BinlogWriter beginTransaction(Gtid gtid) {
         return beginTransaction(TransactionSpec.auto().withGtid(gtid));
     }
@@ -244,14 +244,14 @@ public final class BinlogWriter implements Closeable, Flushable {
         trxServerId = options.serverId;
         if (options.flavor.isMariaDb()) {
             if (g == null) {
-                g = new MariaGtid(options.domainId, options.serverId, nextGno++);
-            } else if (!(g instanceof MariaGtid)) {
+                g = new MariaDbGtid(options.domainId, options.serverId, nextGno++);
+            } else if (!(g instanceof MariaDbGtid)) {
                 throw new IllegalArgumentException("a MariaDB log takes MariaDB GTIDs, not " + g);
             }
-            trxServerId = ((MariaGtid) g).serverId();
+            trxServerId = ((MariaDbGtid) g).serverId();
         } else if (g == null) {
-            g = options.anonymous ? null : new MysqlGtid(options.sourceId, null, nextGno++);
-        } else if (!(g instanceof MysqlGtid)) {
+            g = options.anonymous ? null : new MySqlGtid(options.sourceId, null, nextGno++);
+        } else if (!(g instanceof MySqlGtid)) {
             throw new IllegalArgumentException("a MySQL log takes MySQL GTIDs, not " + g);
         }
         trxGtid = g;
@@ -413,7 +413,7 @@ public final class BinlogWriter implements Closeable, Flushable {
         int gtidType;
         int gtidFlags;
         if (options.flavor.isMariaDb()) {
-            MariaGtid mg = (MariaGtid) gtid;
+            MariaDbGtid mg = (MariaDbGtid) gtid;
             int flags = standalone ? MariaGtidEvent.FL_STANDALONE | MariaGtidEvent.FL_ALLOW_PARALLEL
                     | MariaGtidEvent.FL_DDL : MariaGtidEvent.FL_TRANSACTIONAL | MariaGtidEvent.FL_ALLOW_PARALLEL;
             if (spec.commitId() >= 0) {
@@ -431,7 +431,7 @@ public final class BinlogWriter implements Closeable, Flushable {
                 throw new IllegalArgumentException("last_committed " + lastCommitted + " is not below the sequence number "
                         + seq);
             }
-            MysqlGtid mg = (MysqlGtid) gtid;
+            MySqlGtid mg = (MySqlGtid) gtid;
             boolean anonymous = mg == null;
             // the transaction length includes the GTID event, whose size depends on the length's packed size
             long total = rest;
@@ -463,7 +463,7 @@ public final class BinlogWriter implements Closeable, Flushable {
         return gtid;
     }
 
-    private GtidEvent gtidEvent(boolean anonymous, MysqlGtid mg, long seconds, long lastCommitted, long seq, long ts,
+    private GtidEvent gtidEvent(boolean anonymous, MySqlGtid mg, long seconds, long lastCommitted, long seq, long ts,
             long length) {
         EventHeader h = new EventHeader(0, seconds, EventType.GTID.code(), trxServerId, 0, 0, 0);
         UUID sid = anonymous ? new UUID(0, 0) : mg.sourceId();

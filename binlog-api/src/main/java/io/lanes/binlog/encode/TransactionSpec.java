@@ -1,14 +1,14 @@
 package io.lanes.binlog.encode;
 
-import io.lanes.binlog.Gtid;
+import io.lanes.binlog.gtid.Gtid;
 
 /**
  * How {@link BinlogWriter#beginTransaction(TransactionSpec)} opens a transaction. Every field has an automatic default
  * ({@link #auto()}): the next GTID of the writer's source, a serial logical clock, no group commit id, session 1.
  * Immutable; the {@code with*} methods return modified copies.
  *
- * @param gtid the transaction's GTID: a {@link io.lanes.binlog.MysqlGtid} for MySQL flavour, a
- *     {@link io.lanes.binlog.MariaGtid} for MariaDB (its server id becomes the events' server id), or {@code null} for
+ * @param gtid the transaction's GTID: a {@link io.lanes.binlog.gtid.MySqlGtid} for MySQL flavour, a
+ *     {@link io.lanes.binlog.gtid.MariaDbGtid} for MariaDB (its server id becomes the events' server id), or {@code null} for
  *     the writer's next one
  * @param lastCommitted MySQL logical clock: the sequence number this transaction depends on, or -1 for "the previous
  *     transaction" (serial). Transactions with equal {@code lastCommitted} below each other's sequence numbers may be

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * and is an error otherwise.
  *
  * <p>The one reader of the format: the binlog decoder ({@code BinlogEventDecoder}) and the replication client's stream
- * tracker (through {@code MySqlGtidSet.readTaggedGtidEvent}) both call it, each with an {@link ErrorFactory} that
+ * tracker (through {@code MySqlGtidSetCodec.readTaggedGtidEvent}) both call it, each with an {@link ErrorFactory} that
  * names the position in its own terms. Stateless and thread-safe.
  */
 public final class TaggedGtidParser {

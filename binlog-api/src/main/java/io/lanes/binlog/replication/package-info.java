@@ -16,9 +16,10 @@
  *       resume from after it ({@link io.lanes.binlog.replication.ReplicationEvent#resumePosition()}).</li>
  *   <li>{@link io.lanes.binlog.replication.ReplicationException}: failures a retry would not cure, by
  *       {@link io.lanes.binlog.replication.ReplicationException.Kind}; never containing a password.</li>
- *   <li>{@link io.lanes.binlog.replication.FakeBinlogServer}: serves binlog files over the replication protocol, with
- *       fault injection, so pipelines can be tested without a database server.</li>
  * </ul>
+ *
+ * <p>A fake source that serves binlog files over this protocol, with fault injection, for tests without a database
+ * server, is {@code io.lanes.testkit.FakeBinlogServer} in the separate {@code lanes-testkit} artifact.
  *
  * <p>Implementation classes live in {@code io.lanes.binlog.replication.internal} and are not API.
  */

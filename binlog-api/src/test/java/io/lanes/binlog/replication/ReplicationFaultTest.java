@@ -168,7 +168,7 @@ class ReplicationFaultTest {
                 assertTrue(c.cutTransactionCount() >= 1, "a cut fell inside a transaction");
                 List<FileEvent> files = readAll(db.binlogFiles());
                 assertTrue(db.binlogFiles().size() >= 3, "restarts open new binlog files: " + db.binlogFiles());
-                if (start instanceof StartPosition.MariaDbGtid) {
+                if (start instanceof StartPosition.MariaDbGtids) {
                     // a GTID stream skips what lies between transactions in older files (a STOP, a ROTATE)
                     assertStreamMatchesFiles(got.stream().filter(e -> !repeatable(e.eventType())).toList(),
                             files.stream().filter(f -> !repeatable(f.type())).toList(), null);
@@ -177,7 +177,7 @@ class ReplicationFaultTest {
                 }
                 assertEquals(mariaDbGtids(files), mariaDbGtids(got));
                 ReplicationEvent last = got.get(got.size() - 1);
-                if (start instanceof StartPosition.MariaDbGtid) {
+                if (start instanceof StartPosition.MariaDbGtids) {
                     assertEquals(StartPosition.mariaDbGtid(db.sql("SELECT @@gtid_binlog_pos").trim()),
                             last.resumePosition());
                 } else {

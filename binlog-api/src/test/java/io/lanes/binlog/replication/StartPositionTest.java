@@ -44,7 +44,7 @@ class StartPositionTest {
             String text = i % 2 == 0 ? random(r) : nearlyValid(r);
             String stripped = text.replaceAll("\\s", "");
             boolean expectValid = stripped.isEmpty() || stripped.matches("\\d+-\\d+-\\d+(,\\d+-\\d+-\\d+)*");
-            assertEquals(stripped, new StartPosition.MySqlGtidSet(text).gtidSet(), "MySQL set from <" + text + ">");
+            assertEquals(stripped, new StartPosition.MySqlGtids(text).gtidSet(), "MySQL set from <" + text + ">");
             if (expectValid) {
                 valid++;
                 assertEquals(stripped, StartPosition.mariaDbGtid(text).gtidPosition(), "<" + text + ">");
@@ -61,6 +61,11 @@ class StartPositionTest {
     void aPositionWithoutWhitespaceKeepsItsText() {
         String text = "0-1-100,1-2-7";
         assertSame(text, StartPosition.mariaDbGtid(text).gtidPosition(), "no copy when there is nothing to drop");
-        assertEquals("mariadb-gtid:0-1-100,1-2-7", StartPosition.parse("mariadb-gtid: 0-1-100, 1-2-7").toString());
+        // printed in the one text form of a GTID start; the older prefixed form still reads
+        assertEquals("gtid=0-1-100,1-2-7", StartPosition.parse("mariadb-gtid: 0-1-100, 1-2-7").toString());
+        assertEquals(StartPosition.mariaDbGtid(text), StartPosition.parse("gtid=" + text));
+        assertEquals("mariadb-gtid:", StartPosition.mariaDbGtid("").toString(), "an empty position names its flavour");
+        assertEquals(StartPosition.mariaDbGtid(""), StartPosition.parse("mariadb-gtid:"));
+        assertEquals("mysql-gtid:", StartPosition.mysqlGtidSet("").toString());
     }
 }

@@ -2,7 +2,7 @@ package io.lanes.connect.internal;
 
 import io.lanes.applier.Change;
 import io.lanes.applier.RowChange;
-import io.lanes.applier.SourcePosition;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.ddl.SourceStatement;
 import io.lanes.connect.LanesHeaders;

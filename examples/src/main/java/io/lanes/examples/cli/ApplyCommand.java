@@ -86,8 +86,9 @@ public final class ApplyCommand implements Callable<Integer> {
     String sourceUser;
 
     @Option(names = "--source-start", paramLabel = "POSITION",
-            description = "Where a live source starts on a fresh target: file:NAME:POS, mysql-gtid:SET or "
-                    + "mariadb-gtid:POS (later runs resume after the target's checkpoint and need no start).")
+            description = "Where a live source starts on a fresh target: NAME:POS or gtid=SET (the set's text tells "
+                    + "MySQL from MariaDB; mysql-gtid: and mariadb-gtid: name the flavour of an empty one; later runs "
+                    + "resume after the target's checkpoint and need no start).")
     String sourceStart;
 
     @Option(names = "--schema-file", paramLabel = "FILE",

@@ -1,6 +1,6 @@
 package io.lanes.examples.cli;
 
-import io.lanes.applier.SourcePosition;
+import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.applier.checkpoint.CheckpointRow;
 import io.lanes.applier.checkpoint.CheckpointRows;
 import io.lanes.binlog.replication.BinlogStatus;

@@ -1,6 +1,6 @@
 package io.lanes.examples.cli;
 
-import io.lanes.applier.internal.SourceFiles;
+import io.lanes.applier.SourceFiles;
 import java.nio.file.Path;
 import java.util.List;
 

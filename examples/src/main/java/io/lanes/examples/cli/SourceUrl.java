@@ -1,5 +1,6 @@
 package io.lanes.examples.cli;
 
+import io.lanes.binlog.gtid.GtidSet;
 import io.lanes.binlog.replication.StartPosition;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -12,18 +13,17 @@ import java.util.regex.Pattern;
  * <p>A password is never accepted in the URL ({@code USER:PASSWORD@} is rejected, and the error does not repeat the URL):
  * command lines end up in shell history and process lists; the password comes from {@code LANES_SOURCE_PASSWORD}.
  *
- * <p>{@code gtid=} values made only of {@code domain-server-sequence} triples ({@code 0-1-5,1-2-7}) are a MariaDB GTID
- * position; anything else ({@code uuid:1-5,...}, with tags on MySQL 8.3+: {@code uuid:1-5:mytag:1-3}) is a MySQL GTID
- * set, checked as MySQL reads it. {@code :} and {@code ,} may be given as is or %-escaped. Immutable.
+ * <p>{@code gtid=} values are told apart as the library tells every GTID text ({@code GtidSet.parse}): made only of
+ * {@code domain-server-sequence} triples ({@code 0-1-5,1-2-7}) a MariaDB GTID position; anything else
+ * ({@code uuid:1-5,...}, with tags on MySQL 8.3+: {@code uuid:1-5:mytag:1-3}) a MySQL GTID set, checked as MySQL reads
+ * it. {@code :} and {@code ,} may be given as is or %-escaped. Immutable.
  *
  * @param user replication user
  * @param hostAndPort {@code HOST:PORT} (port 3306 when the URL has none)
- * @param start a {@code StartPosition} text ({@code file:NAME:POS}, {@code mysql-gtid:SET}, {@code mariadb-gtid:POS}),
- *     or null when the URL gives no start
+ * @param start a {@code StartPosition} text ({@code NAME:POS} or {@code gtid=SET}), or null when the URL gives no start
  */
 record SourceUrl(String user, String hostAndPort, String start) {
     static final String SCHEME = "mysql://";
-    private static final Pattern MARIADB_GTID = Pattern.compile("\\d+-\\d+-\\d+(,\\d+-\\d+-\\d+)*");
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+\\]");
 
     static boolean isUrl(String source) {
@@ -109,13 +109,14 @@ record SourceUrl(String user, String hostAndPort, String start) {
                 throw new IllegalArgumentException("--source mysql://...: gtid= is empty (give a GTID set or position, "
                         + "or file=NAME&pos=4 to start at the beginning of a file)");
             }
-            String start = (MARIADB_GTID.matcher(set).matches() ? "mariadb-gtid:" : "mysql-gtid:") + set;
             try {
-                StartPosition.parse(start); // a MySQL set may have tags (uuid:1-5:tag:1-3); a bad one names its offset
+                // checked here for a message that names the URL; StartPosition.parse tells the flavour by the same
+                // rule (GtidSet.parse). A MySQL set may have tags (uuid:1-5:tag:1-3); a bad one names its offset
+                GtidSet.parse(set);
+                return StartPosition.GTID_PREFIX + set;
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("--source mysql://...: the gtid= value: " + e.getMessage(), e);
             }
-            return start;
         }
         if (file == null && pos == null) {
             return null;
@@ -132,7 +133,7 @@ record SourceUrl(String user, String hostAndPort, String start) {
         if (position < 4 || position > 0xFFFFFFFFL) {
             throw new IllegalArgumentException("--source mysql://...: pos must be within 4..4294967295, got " + pos);
         }
-        return "file:" + file + ":" + position;
+        return StartPosition.file(file, position).toString();
     }
 
     private static String decode(String s) {

@@ -2,8 +2,10 @@ package io.lanes.examples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lanes.binlog.replication.StartPosition;
 import io.lanes.binlog.testing.MariaDbServer;
 import io.lanes.examples.cli.DumpCommandTest.Result;
 import java.nio.file.Files;
@@ -125,12 +127,13 @@ class ApplyCommandTest {
 
     @Test
     void aSourceUrlSelectsTheGtidFlavourAndRefusesAPassword() {
-        assertEquals(new SourceUrl("repl", "db1:3307", "mariadb-gtid:0-1-5,1-2-7"),
+        assertEquals(new SourceUrl("repl", "db1:3307", "gtid=0-1-5,1-2-7"),
                 SourceUrl.parse("mysql://repl@db1:3307?gtid=0-1-5,1-2-7"));
+        assertInstanceOf(StartPosition.MariaDbGtids.class, StartPosition.parse("gtid=0-1-5,1-2-7"));
         String uuid = "3E11FA47-71CA-11E1-9E33-C80AA9429562";
-        assertEquals(new SourceUrl("repl", "db1:3306", "mysql-gtid:" + uuid + ":1-5"),
+        assertEquals(new SourceUrl("repl", "db1:3306", "gtid=" + uuid + ":1-5"),
                 SourceUrl.parse("mysql://repl@db1?gtid=" + uuid + ":1-5"));
-        assertEquals(new SourceUrl("a b", "127.0.0.1:3306", "file:bin.000002:120"),
+        assertEquals(new SourceUrl("a b", "127.0.0.1:3306", "bin.000002:120"),
                 SourceUrl.parse("mysql://a%20b@127.0.0.1:3306?file=bin.000002&pos=120"));
         assertEquals(new SourceUrl("repl", "[::1]:3306", null), SourceUrl.parse("mysql://repl@[::1]:3306"));
 

@@ -17,14 +17,14 @@ class TaggedGtidSourceUrlTest {
     void aTaggedSetIsAMySqlStartAsTypedOrEscaped() {
         String set = A + ":1-5:MyTag:1-3," + B + ":3";
         SourceUrl plain = SourceUrl.parse("mysql://repl@db1:3306?gtid=" + set);
-        assertEquals(new SourceUrl("repl", "db1:3306", "mysql-gtid:" + set), plain);
+        assertEquals(new SourceUrl("repl", "db1:3306", "gtid=" + set), plain);
         // %-escaped, and as SELECT @@gtid_executed prints it (a newline after the comma)
         String escaped = URLEncoder.encode(A + ":1-5:MyTag:1-3,\n" + B + ":3", StandardCharsets.UTF_8);
         assertTrue(escaped.contains("%3A") && escaped.contains("%2C%0A"), escaped);
         assertEquals(plain, SourceUrl.parse("mysql://repl@db1:3306?gtid=" + escaped));
         StartPosition start = StartPosition.parse(plain.start());
         assertEquals(StartPosition.mysqlGtidSet(set), start);
-        assertEquals(new SourceUrl("repl", "db1:3306", "mysql-gtid:" + A + ":tag_1:7"),
+        assertEquals(new SourceUrl("repl", "db1:3306", "gtid=" + A + ":tag_1:7"),
                 SourceUrl.parse("mysql://repl@db1?gtid=" + A + "%3Atag_1%3A7"));
     }
 

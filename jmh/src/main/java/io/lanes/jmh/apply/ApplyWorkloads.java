@@ -5,7 +5,7 @@ import io.lanes.applier.TableRef;
 import io.lanes.applier.TableShape;
 import io.lanes.binlog.encode.BinlogFlavor;
 import io.lanes.binlog.encode.BinlogWriter;
-import io.lanes.binlog.encode.Workloads;
+import io.lanes.testkit.Workloads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

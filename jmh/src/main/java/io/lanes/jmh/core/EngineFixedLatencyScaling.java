@@ -1,5 +1,6 @@
 package io.lanes.jmh.core;
 
+import io.lanes.testkit.Workloads;
 import io.lanes.core.CommitOrder;
 import io.lanes.core.Engine;
 import io.lanes.core.Transaction;
@@ -59,9 +60,9 @@ public class EngineFixedLatencyScaling {
 
     @Setup(Level.Trial)
     public void start() {
-        txns = Workloads.build(model, BATCH, streams);
+        txns = Workloads.engineTransactions(model, BATCH, streams);
         long nanos = latencyMicros * 1000;
-        engine = Engine.builder(w -> new ParkingApplier(nanos)).scheduler(Workloads.scheduler(model))
+        engine = Engine.builder(w -> new ParkingApplier(nanos)).scheduler(Workloads.engineScheduler(model))
                 .workers(workers).commitOrder(commitOrder).name("bench").build();
         engine.start();
     }

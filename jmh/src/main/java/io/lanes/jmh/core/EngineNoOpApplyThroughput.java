@@ -1,5 +1,6 @@
 package io.lanes.jmh.core;
 
+import io.lanes.testkit.Workloads;
 import io.lanes.core.CommitOrder;
 import io.lanes.core.Engine;
 import io.lanes.core.Transaction;
@@ -55,8 +56,8 @@ public class EngineNoOpApplyThroughput {
 
     @Setup(Level.Trial)
     public void start() {
-        txns = Workloads.build(model, BATCH, streams);
-        engine = Engine.builder(w -> new ParkingApplier(0)).scheduler(Workloads.scheduler(model)).workers(workers)
+        txns = Workloads.engineTransactions(model, BATCH, streams);
+        engine = Engine.builder(w -> new ParkingApplier(0)).scheduler(Workloads.engineScheduler(model)).workers(workers)
                 .commitOrder(commitOrder).name("bench").build();
         engine.start();
     }

@@ -1,5 +1,6 @@
 package io.lanes.jmh.core;
 
+import io.lanes.testkit.Workloads;
 import io.lanes.core.CommitOrder;
 import io.lanes.core.Engine;
 import io.lanes.core.Transaction;
@@ -138,7 +139,7 @@ public final class EngineScalingProbe {
         Map<Integer, Probed> engines = new LinkedHashMap<>();
         List<Measurement> kept = new ArrayList<>();
         try {
-            Transaction<Object>[] txns = fork ? null : Workloads.build(model, am.batch(), am.streams());
+            Transaction<Object>[] txns = fork ? null : Workloads.engineTransactions(model, am.batch(), am.streams());
             for (int w : am.workers()) {
                 engines.put(w, fork ? new ForkedStream(am, model, w, childWarmupMillis)
                         : hosting == Hosting.FRESH ? new FreshStream(am, model, w, txns)
@@ -180,7 +181,7 @@ public final class EngineScalingProbe {
 
     private static Engine<Object> startEngine(ApplyModel am, String model, int workers) {
         Engine<Object> e = Engine.builder(x -> new ParkingApplier(am.applyNanos()))
-                .scheduler(Workloads.scheduler(model)).workers(workers).commitOrder(CommitOrder.NONE)
+                .scheduler(Workloads.engineScheduler(model)).workers(workers).commitOrder(CommitOrder.NONE)
                 .name("probe-" + workers).build();
         e.start();
         return e;
@@ -328,7 +329,7 @@ public final class EngineScalingProbe {
                 Long.parseLong(args[5]), new int[] {workers}, 0);
         java.io.BufferedReader commands = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
                 StandardCharsets.UTF_8));
-        try (Stream stream = new Stream(startEngine(am, model, workers), Workloads.build(model, am.batch(),
+        try (Stream stream = new Stream(startEngine(am, model, workers), Workloads.engineTransactions(model, am.batch(),
                 am.streams()))) {
             // Warm up before the first measurement, so the JIT compiled this JVM's code before any round counts: a
             // child is measured for a fraction of a second per round, and its first rounds ran at a third of its

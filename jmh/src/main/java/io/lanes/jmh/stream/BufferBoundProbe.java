@@ -1,6 +1,6 @@
 package io.lanes.jmh.stream;
 
-import io.lanes.binlog.replication.FakeBinlogServer;
+import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.ReplicationEvent;
 import io.lanes.binlog.replication.StartPosition;

@@ -1,7 +1,7 @@
 package io.lanes.jmh.stream;
 
 import io.lanes.binlog.replication.StartPosition;
-import io.lanes.binlog.replication.internal.MySqlGtidSet;
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -50,6 +50,6 @@ public class GtidPositionBenchmark {
     @Benchmark
     public StartPosition transactionEnd() {
         set.add(UUID, "", ++gno);
-        return new StartPosition.MySqlGtidSet(set.toString());
+        return new StartPosition.MySqlGtids(set.toString());
     }
 }

@@ -9,7 +9,7 @@ import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.Row;
 import io.lanes.binlog.RowsEvent;
 import io.lanes.binlog.replication.DecodedEventListener;
-import io.lanes.binlog.replication.FakeBinlogServer;
+import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.ReplicationEvent;
 import io.lanes.binlog.replication.ReplicationException;

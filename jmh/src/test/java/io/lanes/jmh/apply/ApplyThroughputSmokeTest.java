@@ -56,9 +56,9 @@ class ApplyThroughputSmokeTest {
     @Test
     void checkpointVariantsApplyTheSameDataAndOnlyOneWritesCheckpoints() throws Exception {
         java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
-        io.lanes.binlog.encode.Workloads.Summary expected;
+        io.lanes.testkit.Workloads.Summary expected;
         try (io.lanes.binlog.encode.BinlogWriter w = io.lanes.binlog.encode.BinlogWriter.mariadb(sink)) {
-            expected = io.lanes.binlog.encode.Workloads.uniformSchemas(w, 10, ApplyWorkloads.ROWS, 150,
+            expected = io.lanes.testkit.Workloads.uniformSchemas(w, 10, ApplyWorkloads.ROWS, 150,
                     ApplyWorkloads.SEED);
         }
         for (String checkpoint : List.of("table", "none")) {

@@ -2,6 +2,7 @@ package io.lanes.binlog.replication.internal;
 
 import static io.lanes.binlog.replication.internal.Protocol.*;
 
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.replication.ReplicationException;
 import io.lanes.binlog.replication.ReplicationException.Kind;
 import io.lanes.binlog.replication.ServerInfo;
@@ -497,11 +498,11 @@ public final class SourceConnector {
     /** The replica setup's statements for this server and start position; fails on a start the server cannot serve. */
     private Setup replicaSetup(ServerHandshake hs, StartPosition start) {
         boolean maria = hs.isMariaDb();
-        if (!maria && start instanceof StartPosition.MariaDbGtid) {
+        if (!maria && start instanceof StartPosition.MariaDbGtids) {
             throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + hs.serverVersion()
                     + ") is not MariaDB and cannot start from a MariaDB GTID position");
         }
-        if (maria && start instanceof StartPosition.MySqlGtidSet) {
+        if (maria && start instanceof StartPosition.MySqlGtids) {
             throw new ReplicationException(Kind.SERVER_ERROR, settings.address() + " (" + hs.serverVersion()
                     + ") is MariaDB and cannot start from a MySQL GTID set; use a MariaDB GTID position");
         }
@@ -526,7 +527,7 @@ public final class SourceConnector {
         }
         if (maria) {
             s.set(s.add("SET @mariadb_slave_capability = " + MARIA_SLAVE_CAPABILITY_GTID));
-            if (start instanceof StartPosition.MariaDbGtid g) {
+            if (start instanceof StartPosition.MariaDbGtids g) {
                 s.set(s.add("SET @slave_connect_state = '" + g.gtidPosition() + "'"));
                 s.set(s.add("SET @slave_gtid_strict_mode = " + (settings.gtidStrictMode() ? 1 : 0)));
                 s.set(s.add("SET @slave_gtid_ignore_duplicates = 0"));
@@ -713,13 +714,13 @@ public final class SourceConnector {
         if (start instanceof StartPosition.FilePosition f) {
             b.writeByte(COM_BINLOG_DUMP).writeIntLE((int) f.position()).writeShortLE(flags)
                     .writeIntLE((int) settings.serverId()).writeBytes(f.file().getBytes(StandardCharsets.UTF_8));
-        } else if (start instanceof StartPosition.MariaDbGtid) {
+        } else if (start instanceof StartPosition.MariaDbGtids) {
             b.writeByte(COM_BINLOG_DUMP).writeIntLE(4).writeShortLE(flags).writeIntLE((int) settings.serverId());
         } else {
-            MySqlGtidSet set = MySqlGtidSet.parse(((StartPosition.MySqlGtidSet) start).gtidSet());
+            MySqlGtidSet set = ((StartPosition.MySqlGtids) start).gtids();
             b.writeByte(COM_BINLOG_DUMP_GTID).writeShortLE(BINLOG_THROUGH_GTID).writeIntLE((int) settings.serverId())
-                    .writeIntLE(0).writeLongLE(4).writeIntLE(set.encodedLength());
-            set.encode(b);
+                    .writeIntLE(0).writeLongLE(4).writeIntLE(MySqlGtidSetCodec.encodedLength(set));
+            MySqlGtidSetCodec.encode(set, b);
         }
         return b;
     }

@@ -2,6 +2,10 @@ package io.lanes.binlog.replication.internal;
 
 import static io.lanes.binlog.replication.internal.Protocol.*;
 
+import io.lanes.binlog.gtid.MariaDbGtid;
+import io.lanes.binlog.gtid.MariaDbGtidPosition;
+import io.lanes.binlog.gtid.MySqlGtid;
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.replication.ReplicationEvent;
 import io.lanes.binlog.replication.ReplicationException;
 import io.lanes.binlog.replication.StartPosition;
@@ -43,7 +47,7 @@ public final class StreamTracker {
     private int transactionEvents;
     private StartPosition boundary;
 
-    private final MariaDbGtidState mariaDbState;
+    private final MariaDbGtidPosition mariaDbState;
     private final MySqlGtidSet mySqlSet;
     private long pendingDomain = -1;
     private long pendingServer;
@@ -69,15 +73,15 @@ public final class StreamTracker {
             pos = f.position();
             mariaDbState = null;
             mySqlSet = null;
-        } else if (start instanceof StartPosition.MariaDbGtid g) {
+        } else if (start instanceof StartPosition.MariaDbGtids g) {
             mode = Mode.MARIADB_GTID;
-            mariaDbState = MariaDbGtidState.parse(g.gtidPosition());
+            mariaDbState = g.gtids();
             mySqlSet = null;
             pos = 4;
         } else {
             mode = Mode.MYSQL_GTID;
             // throws GtidSetFormatException (an IllegalArgumentException) for a set that does not parse
-            mySqlSet = MySqlGtidSet.parse(((StartPosition.MySqlGtidSet) start).gtidSet());
+            mySqlSet = ((StartPosition.MySqlGtids) start).gtids();
             mariaDbState = null;
             pos = 4;
         }
@@ -217,9 +221,9 @@ public final class StreamTracker {
                 } else if (type == GTID_TAGGED_LOG_EVENT) {
                     // no post-header: the body is the serialized event (uuid, gno and tag among its fields)
                     try {
-                        MySqlGtidSet.TaggedGtid g = MySqlGtidSet.readTaggedGtidEvent(ev, EVENT_HEADER_LENGTH, bodyEnd);
-                        uuid = g.uuid();
-                        tag = g.tag();
+                        MySqlGtid g = MySqlGtidSetCodec.readTaggedGtidEvent(ev, EVENT_HEADER_LENGTH, bodyEnd);
+                        uuid = g.sourceId().toString();
+                        tag = g.tag() == null ? "" : g.tag();
                         gno = g.gno();
                     } catch (ProtocolException e) {
                         if (mySqlSet != null) {
@@ -350,7 +354,7 @@ public final class StreamTracker {
 
     private void commitPendingGtid() {
         if (pendingDomain >= 0 && mariaDbState != null) {
-            mariaDbState.set(pendingDomain, pendingServer, pendingSequence);
+            mariaDbState.add(new MariaDbGtid(pendingDomain, pendingServer, pendingSequence));
         }
         if (pendingUuid != null && mySqlSet != null) {
             mySqlSet.add(pendingUuid, pendingTag, pendingGno);
@@ -365,7 +369,7 @@ public final class StreamTracker {
                 return StartPosition.mariaDbGtid(mariaDbState.toString());
             case MYSQL_GTID:
                 // the record's constructor: the set printed itself, so it needs no parsing on every transaction
-                return new StartPosition.MySqlGtidSet(mySqlSet.toString());
+                return new StartPosition.MySqlGtids(mySqlSet.toString());
             default:
                 if (file == null || pos < 4) {
                     return boundary;

@@ -61,7 +61,7 @@ class StreamTrackerGtidTest {
             assertFalse(begin.endsTransaction());
             ReplicationEvent end = t.onEvent(xid());
             assertTrue(end.endsTransaction());
-            assertEquals(new StartPosition.MySqlGtidSet(s[2]), end.resumePosition(), s[0] + ":" + s[1]);
+            assertEquals(new StartPosition.MySqlGtids(s[2]), end.resumePosition(), s[0] + ":" + s[1]);
             assertEquals(end.resumePosition(), t.resumePosition());
         }
     }

@@ -6,9 +6,11 @@ import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogEventDecoder;
 import io.lanes.binlog.GtidEvent;
 import io.lanes.binlog.PreviousGtidsEvent;
+import io.lanes.binlog.gtid.MySqlGtid;
+import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.internal.ByteReader;
 import io.lanes.binlog.internal.VarLen;
-import io.lanes.binlog.replication.GtidSetFormatException;
+import io.lanes.binlog.gtid.GtidSetFormatException;
 import io.lanes.binlog.replication.ReplicationEvent;
 import io.lanes.binlog.replication.ReplicationException;
 import io.lanes.binlog.replication.StartPosition;
@@ -112,7 +114,7 @@ class TaggedGtidSetTest {
         assertThrows(GtidSetFormatException.class, () -> StartPosition.mysqlGtidSet(A + ":tag"
                 + "_that_is_far_too_long_to_be_a_tag:1"));
         assertThrows(GtidSetFormatException.class, () -> StartPosition.parse("mysql-gtid:" + A + ":0"));
-        assertEquals(new StartPosition.MySqlGtidSet(A + ":1-5:MyTag:1-3"),
+        assertEquals(new StartPosition.MySqlGtids(A + ":1-5:MyTag:1-3"),
                 StartPosition.parse("mysql-gtid:" + A + ":1-5: MyTag:1-3"));
         assertThrows(IllegalArgumentException.class, () -> MySqlGtidSet.parse(A).add(A, "9bad", 1));
         assertThrows(IllegalArgumentException.class, () -> MySqlGtidSet.parse(A).add(A, "t", 0));
@@ -128,10 +130,10 @@ class TaggedGtidSetTest {
         MySqlGtidSet set = MySqlGtidSet.parse(U + ":1-13:mytag:1-2");
         assertTrue(set.hasTags());
         assertArrayEquals(body, encode(set));
-        assertEquals(body.length, set.encodedLength());
+        assertEquals(body.length, MySqlGtidSetCodec.encodedLength(set));
         // the header word: format 1 in the top byte and the low byte, 2 sources in between
         assertEquals((1L << 56) | (2L << 8) | 1, Unpooled.wrappedBuffer(body).getLongLE(0));
-        assertEquals(set.toString(), MySqlGtidSet.decode(Unpooled.wrappedBuffer(body)).toString());
+        assertEquals(set.toString(), MySqlGtidSetCodec.decode(Unpooled.wrappedBuffer(body)).toString());
     }
 
     @Test
@@ -143,7 +145,7 @@ class TaggedGtidSetTest {
         assertEquals(2, buf.getLongLE(0));
         assertEquals(8 + 2 * (16 + 8) + 3 * 16, b.length);
         assertEquals(2, buf.getLongLE(24)); // A's interval count right after its UUID: no tag bytes
-        assertEquals(set.toString(), MySqlGtidSet.decode(buf).toString());
+        assertEquals(set.toString(), MySqlGtidSetCodec.decode(buf).toString());
     }
 
     @Test
@@ -167,7 +169,7 @@ class TaggedGtidSetTest {
             PreviousGtidsEvent p = assertInstanceOf(PreviousGtidsEvent.class, decoded, text);
             // the decoder prints each tagged source as its own element; the same set once re-read
             assertEquals(set.toString(), MySqlGtidSet.parse(p.gtidSet()).toString(), text);
-            assertEquals(set.toString(), MySqlGtidSet.decode(Unpooled.wrappedBuffer(body)).toString(), text);
+            assertEquals(set.toString(), MySqlGtidSetCodec.decode(Unpooled.wrappedBuffer(body)).toString(), text);
         }
     }
 
@@ -177,27 +179,27 @@ class TaggedGtidSetTest {
             1L << 56, Long.MAX_VALUE, -1};
         for (long v : values) {
             ByteBuf out = Unpooled.buffer();
-            MySqlGtidSet.writeVarLen(out, v);
-            assertEquals(MySqlGtidSet.varLenSize(v), out.readableBytes(), "size of " + v);
+            MySqlGtidSetCodec.writeVarLen(out, v);
+            assertEquals(MySqlGtidSetCodec.varLenSize(v), out.readableBytes(), "size of " + v);
             byte[] b = new byte[out.readableBytes()];
             out.getBytes(0, b);
             assertEquals(v, VarLen.readUnsigned(new ByteReader(b, "varlen", 0)), "decoder reads " + v);
-            assertEquals(v, MySqlGtidSet.readVarLen(out), "reads back " + v);
+            assertEquals(v, MySqlGtidSetCodec.readVarLen(out), "reads back " + v);
         }
         ByteBuf five = Unpooled.buffer();
-        MySqlGtidSet.writeVarLen(five, 5);
+        MySqlGtidSetCodec.writeVarLen(five, 5);
         assertEquals(0x0a, five.getUnsignedByte(0), "a 5-byte tag's length is one byte, 5 << 1, as MySQL writes it");
     }
 
     @Test
     void decodeRejectsMalformedBinarySets() {
         ByteBuf unknownFormat = Unpooled.buffer().writeLongLE((2L << 56) | 1);
-        assertThrows(ProtocolException.class, () -> MySqlGtidSet.decode(unknownFormat));
+        assertThrows(ProtocolException.class, () -> MySqlGtidSetCodec.decode(unknownFormat));
         ByteBuf badTag = Unpooled.buffer().writeLongLE((1L << 56) | (1L << 8) | 1).writeZero(16).writeByte(4)
                 .writeBytes("9abc".getBytes(StandardCharsets.US_ASCII)).writeLongLE(0);
-        assertThrows(ProtocolException.class, () -> MySqlGtidSet.decode(badTag));
+        assertThrows(ProtocolException.class, () -> MySqlGtidSetCodec.decode(badTag));
         ByteBuf truncated = Unpooled.buffer().writeLongLE((1L << 56) | (3L << 8) | 1).writeZero(16);
-        assertThrows(ProtocolException.class, () -> MySqlGtidSet.decode(truncated));
+        assertThrows(ProtocolException.class, () -> MySqlGtidSetCodec.decode(truncated));
     }
 
     // ---------------------------------------------------------------------------------------- GTID_TAGGED events
@@ -206,7 +208,7 @@ class TaggedGtidSetTest {
     void readsTheIdentityOfARealGtidTaggedEvent() throws Exception {
         List<byte[]> events = eventsOf(Files.readAllBytes(TAGGED));
         byte[] tagged = events.stream().filter(e -> (e[4] & 0xff) == 42).findFirst().orElseThrow();
-        MySqlGtidSet.TaggedGtid g = MySqlGtidSet.readTaggedGtidEvent(tagged, 19, tagged.length - 4);
+        MySqlGtid g = MySqlGtidSetCodec.readTaggedGtidEvent(tagged, 19, tagged.length - 4);
         assertEquals(U + ":mytag:3", g.toString());
         // the same as the binlog decoder reads
         BinlogEventDecoder decoder = new BinlogEventDecoder("fixture");
@@ -224,7 +226,7 @@ class TaggedGtidSetTest {
         // truncated anywhere in the identity: a protocol error, never an out-of-bounds read
         for (int cut = 19; cut < 19 + 30; cut++) {
             int end = cut;
-            assertThrows(ProtocolException.class, () -> MySqlGtidSet.readTaggedGtidEvent(tagged, 19, end), "cut " + cut);
+            assertThrows(ProtocolException.class, () -> MySqlGtidSetCodec.readTaggedGtidEvent(tagged, 19, end), "cut " + cut);
         }
     }
 
@@ -260,7 +262,7 @@ class TaggedGtidSetTest {
         assertTrue(file.getMessage().contains("payload size 63"), file.getMessage());
 
         ProtocolException protocol = assertThrows(ProtocolException.class,
-                () -> MySqlGtidSet.readTaggedGtidEvent(bad, 19, bad.length - 4));
+                () -> MySqlGtidSetCodec.readTaggedGtidEvent(bad, 19, bad.length - 4));
         assertTrue(protocol.getMessage().contains("payload size 63") && protocol.getMessage().contains("byte 20"),
                 protocol.getMessage());
 
@@ -290,8 +292,8 @@ class TaggedGtidSetTest {
         assertEquals(StartPosition.mysqlGtidSet(U + ":1-13:mytag:1-3"), t.resumePosition());
         // inside the transaction the resume set is still the one before it (printed canonically since the first event)
         int gtidAt = indexOfType(events, 42);
-        assertEquals(new StartPosition.MySqlGtidSet(U + ":1-13:mytag:1-2"), resumes.get(gtidAt));
-        assertEquals(new StartPosition.MySqlGtidSet(U + ":1-13:mytag:1-2"), resumes.get(gtidAt + 3));
+        assertEquals(new StartPosition.MySqlGtids(U + ":1-13:mytag:1-2"), resumes.get(gtidAt));
+        assertEquals(new StartPosition.MySqlGtids(U + ":1-13:mytag:1-2"), resumes.get(gtidAt + 3));
     }
 
     @Test
@@ -315,7 +317,7 @@ class TaggedGtidSetTest {
         int tagAt = indexOf(other, "mytag".getBytes(StandardCharsets.US_ASCII));
         System.arraycopy("other".getBytes(StandardCharsets.US_ASCII), 0, other, tagAt, 5);
         fixCrc(other);
-        assertEquals(U + ":other:3", MySqlGtidSet.readTaggedGtidEvent(other, 19, other.length - 4).toString());
+        assertEquals(U + ":other:3", MySqlGtidSetCodec.readTaggedGtidEvent(other, 19, other.length - 4).toString());
         StreamTracker cut = new StreamTracker(StartPosition.mysqlGtidSet(U + ":1-13:mytag:1-2"), true, "test");
         cut.startConnection("test", true);
         for (int i = 0; i <= gtidAt + 1; i++) {
@@ -331,7 +333,7 @@ class TaggedGtidSetTest {
 
     static byte[] encode(MySqlGtidSet set) {
         ByteBuf b = Unpooled.buffer();
-        set.encode(b);
+        MySqlGtidSetCodec.encode(set, b);
         byte[] out = new byte[b.readableBytes()];
         b.readBytes(out);
         return out;
