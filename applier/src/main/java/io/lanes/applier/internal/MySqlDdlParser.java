@@ -59,6 +59,8 @@ public final class MySqlDdlParser {
     private boolean definitionsOnly;
     private String columnCharset;
     private String columnCollation;
+    /** Whether the last index column list had a prefix length or an expression part. */
+    private boolean partialIndex;
 
     /**
      * A parsed statement and the tokens that name schemas in its text (qualifiers of table names, the database of
@@ -140,6 +142,9 @@ public final class MySqlDdlParser {
                 expect("ON");
                 TableName table = tableName();
                 List<String> columns = indexColumns();
+                if (unique) {
+                    columns = exactKey(columns);
+                }
                 skipIndexOptions();
                 skipToEnd();
                 return new CreateIndex(name, table, columns, unique, kind);
@@ -283,7 +288,7 @@ public final class MySqlDdlParser {
         if (t.is("PRIMARY") && peekAt(1).is("KEY")) {
             pos += 2;
             skipUsing();
-            List<String> cols = indexColumns();
+            List<String> cols = exactKey(indexColumns());
             skipIndexOptions();
             return new PrimaryKey(cols);
         }
@@ -294,7 +299,7 @@ public final class MySqlDdlParser {
             }
             String name = peek().isName() && !peek().is("USING") ? name() : constraintName;
             skipUsing();
-            List<String> cols = indexColumns();
+            List<String> cols = exactKey(indexColumns());
             skipIndexOptions();
             return new Unique(name, cols);
         }
@@ -659,7 +664,13 @@ public final class MySqlDdlParser {
                 return new RenameColumn(old, name());
             }
             if (peek().is("INDEX") || peek().is("KEY")) {
-                throw error("RENAME INDEX is not translated");
+                if (!definitionsOnly) {
+                    throw error("RENAME INDEX is not translated");
+                }
+                pos++;
+                String from = name();
+                expect("TO");
+                return new Ignored("RENAME INDEX " + from + " TO " + name()); // the columns stay
             }
             if (!accept("TO")) {
                 accept("AS");
@@ -735,14 +746,24 @@ public final class MySqlDdlParser {
 
     private List<String> indexColumns() {
         expectSymbol("(");
+        partialIndex = false;
         List<String> cols = new ArrayList<>();
         do {
             if (peek().isSymbol("(")) {
-                throw error("functional index parts are not translated");
+                if (!definitionsOnly) {
+                    throw error("functional index parts are not translated");
+                }
+                skipBalanced(); // an expression part
+                partialIndex = true;
+                if (!accept("ASC")) {
+                    accept("DESC");
+                }
+                continue;
             }
             cols.add(name());
             if (peek().isSymbol("(")) {
                 skipBalanced(); // prefix length
+                partialIndex = true;
             }
             if (!accept("ASC")) {
                 accept("DESC");
@@ -750,6 +771,15 @@ public final class MySqlDdlParser {
         } while (acceptSymbol(","));
         expectSymbol(")");
         return cols;
+    }
+
+    /**
+     * The columns of a unique key as the schema history keeps them: a key on column prefixes or expressions is not
+     * unique on its whole columns, so it keeps no column (its write-set key then makes every row of the table conflict,
+     * never two rows the key would keep apart). The translation for a target keeps the columns.
+     */
+    private List<String> exactKey(List<String> columns) {
+        return definitionsOnly && partialIndex ? List.of() : columns;
     }
 
     private void skipUsing() {

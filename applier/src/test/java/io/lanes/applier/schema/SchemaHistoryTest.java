@@ -91,6 +91,21 @@ class SchemaHistoryTest {
     }
 
     @Test
+    void keysOnPrefixesOrExpressionsKeepNoColumnSoEveryRowConflicts() {
+        SchemaHistory h = new SchemaHistory();
+        h.apply("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(100), code VARCHAR(10), UNIQUE KEY u_name (name(10)),"
+                + " UNIQUE KEY u_expr ((LOWER(code))), UNIQUE KEY u_code (code))", "db", 0, "f:1");
+        SourceTable t = h.table("db", "t");
+        assertNotNull(t, h.whyUnknown("db", "t"));
+        assertEquals(List.of(List.of("id"), List.of(), List.of(), List.of("code")),
+                t.uniqueKeys().stream().map(SourceTable.Key::columns).toList());
+        h.apply("CREATE UNIQUE INDEX u2 ON t (name(5), code)", "db", 0, "f:2");
+        assertEquals(List.of(), h.table("db", "t").uniqueKeys().get(4).columns());
+        h.apply("ALTER TABLE t RENAME INDEX u_code TO u_code2, ADD COLUMN x INT", "db", 0, "f:3");
+        assertEquals(List.of("id", "name", "code", "x"), names(h, "db", "t"), "RENAME INDEX keeps the table known");
+    }
+
+    @Test
     void textFormRoundTripsHostileNames() {
         SchemaHistory h = new SchemaHistory();
         h.apply("CREATE TABLE `we,ird\\\\ \t``name` (`a,b` INT, `c\nd` SET('1,2','\\\\t',''), `e` DECIMAL(65,30),"
