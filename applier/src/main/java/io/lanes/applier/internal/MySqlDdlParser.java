@@ -59,6 +59,8 @@ public final class MySqlDdlParser {
     private boolean definitionsOnly;
     private String columnCharset;
     private String columnCollation;
+    /** Operations one ALTER clause stands for beyond the one it returns (ADD (a, b) in definitions-only mode). */
+    private final List<AlterOp> pendingOps = new ArrayList<>();
     /** Whether the last index column list had a prefix length or an expression part. */
     private boolean partialIndex;
 
@@ -191,6 +193,8 @@ public final class MySqlDdlParser {
             if (peek().type() != Type.END && !peek().isSymbol(";")) {
                 do {
                     ops.add(alterOp(table));
+                    ops.addAll(pendingOps);
+                    pendingOps.clear();
                 } while (acceptSymbol(","));
             }
             return new AlterTable(table, ops);
@@ -610,7 +614,19 @@ public final class MySqlDdlParser {
             accept("COLUMN");
             acceptSequence("IF", "NOT", "EXISTS");
             if (peek().isSymbol("(")) {
-                throw error("ADD with a parenthesised column list is not translated; add columns one by one");
+                if (!definitionsOnly) {
+                    throw error("ADD with a parenthesised column list is not translated; add columns one by one");
+                }
+                // ADD (a INT, b INT): the columns go last, in order
+                pos++;
+                List<AlterOp> added = new ArrayList<>();
+                do {
+                    Constraint c = constraintDefinition(table);
+                    added.add(c != null ? new AddConstraint(c) : new AddColumn(column(table), null));
+                } while (acceptSymbol(","));
+                expectSymbol(")");
+                pendingOps.addAll(added.subList(1, added.size()));
+                return added.get(0);
             }
             Column col = column(table);
             return new AddColumn(col, position());

@@ -72,10 +72,14 @@ class SchemaHistoryTest {
     void aTableStatementItCannotFollowMakesTheTableUnknownWithTheReason() {
         SchemaHistory h = new SchemaHistory();
         h.apply("CREATE TABLE t (a INT, b INT)", "db", 0, "bin.000001:100");
-        h.apply("ALTER TABLE t ADD COLUMN (c INT, d INT)", "db", 0, "bin.000001:200");
+        h.apply("ALTER TABLE t ADD COLUMN (c INT, d INT, UNIQUE KEY (c)), ADD e INT FIRST", "db", 0, "bin.000001:150");
+        assertEquals(List.of("e", "a", "b", "c", "d"), names(h, "db", "t"));
+        assertEquals(List.of("c"), h.table("db", "t").uniqueKeys().get(0).columns());
+        h.apply("ALTER TABLE t ADD COLUMN c2 INT GENERATED ALWAYS AS (c + 1) STORED AFTER nothing_here", "db", 0,
+                "bin.000001:200");
         assertNull(h.table("db", "t"));
         String why = h.whyUnknown("db", "t");
-        assertTrue(why.contains("bin.000001:200"), why);
+        assertTrue(why.contains("bin.000001:200") && why.contains("nothing_here"), why);
         // an ALTER of a column the history does not have: the definition it holds is not the source's
         h.apply("CREATE TABLE u (a INT)", "db", 0, "bin.000001:300");
         h.apply("ALTER TABLE u DROP COLUMN zz", "db", 0, "bin.000001:400");
