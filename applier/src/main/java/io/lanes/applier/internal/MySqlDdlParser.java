@@ -621,8 +621,8 @@ public final class MySqlDdlParser {
                 pos++;
                 List<AlterOp> added = new ArrayList<>();
                 do {
-                    Constraint c = constraintDefinition(table);
-                    added.add(c != null ? new AddConstraint(c) : new AddColumn(column(table), null));
+                    Constraint key = constraintDefinition(table);
+                    added.add(key != null ? new AddConstraint(key) : new AddColumn(column(table), null));
                 } while (acceptSymbol(","));
                 expectSymbol(")");
                 pendingOps.addAll(added.subList(1, added.size()));
