@@ -59,6 +59,10 @@ public final class MySqlDdlParser {
     private boolean definitionsOnly;
     private String columnCharset;
     private String columnCollation;
+    /** Operations one ALTER clause stands for beyond the one it returns (ADD (a, b) in definitions-only mode). */
+    private final List<AlterOp> pendingOps = new ArrayList<>();
+    /** Whether the last index column list had a prefix length or an expression part. */
+    private boolean partialIndex;
 
     /**
      * A parsed statement and the tokens that name schemas in its text (qualifiers of table names, the database of
@@ -140,6 +144,9 @@ public final class MySqlDdlParser {
                 expect("ON");
                 TableName table = tableName();
                 List<String> columns = indexColumns();
+                if (unique) {
+                    columns = exactKey(columns);
+                }
                 skipIndexOptions();
                 skipToEnd();
                 return new CreateIndex(name, table, columns, unique, kind);
@@ -186,6 +193,8 @@ public final class MySqlDdlParser {
             if (peek().type() != Type.END && !peek().isSymbol(";")) {
                 do {
                     ops.add(alterOp(table));
+                    ops.addAll(pendingOps);
+                    pendingOps.clear();
                 } while (acceptSymbol(","));
             }
             return new AlterTable(table, ops);
@@ -292,7 +301,7 @@ public final class MySqlDdlParser {
         if (t.is("PRIMARY") && peekAt(1).is("KEY")) {
             pos += 2;
             skipUsing();
-            List<String> cols = indexColumns();
+            List<String> cols = exactKey(indexColumns());
             skipIndexOptions();
             return new PrimaryKey(cols);
         }
@@ -303,7 +312,7 @@ public final class MySqlDdlParser {
             }
             String name = peek().isName() && !peek().is("USING") ? name() : constraintName;
             skipUsing();
-            List<String> cols = indexColumns();
+            List<String> cols = exactKey(indexColumns());
             skipIndexOptions();
             return new Unique(name, cols);
         }
@@ -614,7 +623,19 @@ public final class MySqlDdlParser {
             accept("COLUMN");
             acceptSequence("IF", "NOT", "EXISTS");
             if (peek().isSymbol("(")) {
-                throw error("ADD with a parenthesised column list is not translated; add columns one by one");
+                if (!definitionsOnly) {
+                    throw error("ADD with a parenthesised column list is not translated; add columns one by one");
+                }
+                // ADD (a INT, b INT): the columns go last, in order
+                pos++;
+                List<AlterOp> added = new ArrayList<>();
+                do {
+                    Constraint key = constraintDefinition(table);
+                    added.add(key != null ? new AddConstraint(key) : new AddColumn(column(table), null));
+                } while (acceptSymbol(","));
+                expectSymbol(")");
+                pendingOps.addAll(added.subList(1, added.size()));
+                return added.get(0);
             }
             Column col = column(table);
             return new AddColumn(col, position());
@@ -668,7 +689,13 @@ public final class MySqlDdlParser {
                 return new RenameColumn(old, name());
             }
             if (peek().is("INDEX") || peek().is("KEY")) {
-                throw error("RENAME INDEX is not translated");
+                if (!definitionsOnly) {
+                    throw error("RENAME INDEX is not translated");
+                }
+                pos++;
+                String from = name();
+                expect("TO");
+                return new Ignored("RENAME INDEX " + from + " TO " + name()); // the columns stay
             }
             if (!accept("TO")) {
                 accept("AS");
@@ -744,14 +771,24 @@ public final class MySqlDdlParser {
 
     private List<String> indexColumns() {
         expectSymbol("(");
+        partialIndex = false;
         List<String> cols = new ArrayList<>();
         do {
             if (peek().isSymbol("(")) {
-                throw error("functional index parts are not translated");
+                if (!definitionsOnly) {
+                    throw error("functional index parts are not translated");
+                }
+                skipBalanced(); // an expression part
+                partialIndex = true;
+                if (!accept("ASC")) {
+                    accept("DESC");
+                }
+                continue;
             }
             cols.add(name());
             if (peek().isSymbol("(")) {
                 skipBalanced(); // prefix length
+                partialIndex = true;
             }
             if (!accept("ASC")) {
                 accept("DESC");
@@ -759,6 +796,15 @@ public final class MySqlDdlParser {
         } while (acceptSymbol(","));
         expectSymbol(")");
         return cols;
+    }
+
+    /**
+     * The columns of a unique key as the schema history keeps them: a key on column prefixes or expressions is not
+     * unique on its whole columns, so it keeps no column (its write-set key then makes every row of the table conflict,
+     * never two rows the key would keep apart). The translation for a target keeps the columns.
+     */
+    private List<String> exactKey(List<String> columns) {
+        return definitionsOnly && partialIndex ? List.of() : columns;
     }
 
     private void skipUsing() {

@@ -388,7 +388,9 @@ public final class SchemaHistory {
                 }
             }
         } else if (k instanceof MySqlDdl.Unique u) {
-            keys.add(new SourceTable.Key(u.name() != null ? u.name() : u.columns().get(0), u.columns()));
+            String name = u.name() != null ? u.name() : u.columns().isEmpty() ? "UNIQUE" + keys.size()
+                    : u.columns().get(0);
+            keys.add(new SourceTable.Key(name, u.columns()));
         } else if (k instanceof MySqlDdl.ForeignKey f) {
             fks.add(foreignKey(f));
         }

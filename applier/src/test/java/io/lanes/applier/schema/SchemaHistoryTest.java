@@ -72,10 +72,14 @@ class SchemaHistoryTest {
     void aTableStatementItCannotFollowMakesTheTableUnknownWithTheReason() {
         SchemaHistory h = new SchemaHistory();
         h.apply("CREATE TABLE t (a INT, b INT)", "db", 0, "bin.000001:100");
-        h.apply("ALTER TABLE t ADD COLUMN (c INT, d INT)", "db", 0, "bin.000001:200");
+        h.apply("ALTER TABLE t ADD COLUMN (c INT, d INT, UNIQUE KEY (c)), ADD e INT FIRST", "db", 0, "bin.000001:150");
+        assertEquals(List.of("e", "a", "b", "c", "d"), names(h, "db", "t"));
+        assertEquals(List.of("c"), h.table("db", "t").uniqueKeys().get(0).columns());
+        h.apply("ALTER TABLE t ADD COLUMN c2 INT GENERATED ALWAYS AS (c + 1) STORED AFTER nothing_here", "db", 0,
+                "bin.000001:200");
         assertNull(h.table("db", "t"));
         String why = h.whyUnknown("db", "t");
-        assertTrue(why.contains("bin.000001:200"), why);
+        assertTrue(why.contains("bin.000001:200") && why.contains("nothing_here"), why);
         // an ALTER of a column the history does not have: the definition it holds is not the source's
         h.apply("CREATE TABLE u (a INT)", "db", 0, "bin.000001:300");
         h.apply("ALTER TABLE u DROP COLUMN zz", "db", 0, "bin.000001:400");
@@ -91,12 +95,27 @@ class SchemaHistoryTest {
     }
 
     @Test
+    void keysOnPrefixesOrExpressionsKeepNoColumnSoEveryRowConflicts() {
+        SchemaHistory h = new SchemaHistory();
+        h.apply("CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(100), code VARCHAR(10), UNIQUE KEY u_name (name(10)),"
+                + " UNIQUE KEY u_expr ((LOWER(code))), UNIQUE KEY u_code (code))", "db", 0, "f:1");
+        SourceTable t = h.table("db", "t");
+        assertNotNull(t, h.whyUnknown("db", "t"));
+        assertEquals(List.of(List.of("id"), List.of(), List.of(), List.of("code")),
+                t.uniqueKeys().stream().map(SourceTable.Key::columns).toList());
+        h.apply("CREATE UNIQUE INDEX u2 ON t (name(5), code)", "db", 0, "f:2");
+        assertEquals(List.of(), h.table("db", "t").uniqueKeys().get(4).columns());
+        h.apply("ALTER TABLE t RENAME INDEX u_code TO u_code2, ADD COLUMN x INT", "db", 0, "f:3");
+        assertEquals(List.of("id", "name", "code", "x"), names(h, "db", "t"), "RENAME INDEX keeps the table known");
+    }
+
+    @Test
     void textFormRoundTripsHostileNames() {
         SchemaHistory h = new SchemaHistory();
         h.apply("CREATE TABLE `we,ird\\\\ \t``name` (`a,b` INT, `c\nd` SET('1,2','\\\\t',''), `e` DECIMAL(65,30),"
                 + " PRIMARY KEY (`a,b`))", "s\tx", 0, "f:1");
         h.apply("CREATE TABLE t2 (x INT)", "s\tx", 0, "f:2");
-        h.apply("ALTER TABLE t2 ADD COLUMN (y INT)", "s\tx", 0, "f:3\n");
+        h.apply("ALTER TABLE t2 DROP COLUMN zz", "s\tx", 0, "f:3\n");
         SchemaHistory back = SchemaHistory.fromText(h.toText());
         assertEquals(h.toText(), back.toText());
         assertEquals(h.tables(), back.tables().stream().toList().size() == 1 ? back.tables() : null);

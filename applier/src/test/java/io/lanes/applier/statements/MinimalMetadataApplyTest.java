@@ -380,6 +380,31 @@ class MinimalMetadataApplyTest {
         return out;
     }
 
+    /** A schema file of another moment (a column's type differs from what the log holds) is refused, not misread. */
+    @Test
+    void aDefinitionThatDoesNotFitTheRowEventIsRefusedNamingColumnAndOrigin() throws Exception {
+        String db = "src_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime());
+        minimal.sql("CREATE DATABASE " + db + "; CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(10));"
+                + " FLUSH BINARY LOGS; INSERT INTO " + db + ".t VALUES (1, 'x'); FLUSH BINARY LOGS;");
+        List<Path> all = minimal.binlogFiles();
+        Path only = temp.resolve(all.get(all.size() - 2).getFileName());
+        Files.copy(all.get(all.size() - 2), only);
+        Path schemaFile = temp.resolve("stale.sql");
+        Files.writeString(schemaFile, "CREATE DATABASE `" + db + "`;\nUSE `" + db + "`;\n"
+                + "CREATE TABLE `t` (\n  `id` int(11) NOT NULL,\n  `v` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`)\n);\n");
+        List<SourceTransaction> delivered = Collections.synchronizedList(new ArrayList<>());
+        LanesException e = StatementLogs.run(Lanes.builder().source(only).workers(1).sourceSchemaFile(schemaFile)
+                .mapping(SchemaMapping.builder().includeSchemas(db).build())
+                .sink((t, worker) -> {
+                    delivered.add(t);
+                    return CompletableFuture.completedFuture(null);
+                }, temp.resolve("ckpt-stale"))).failed();
+        assertTrue(e.getMessage().contains("column 2 `v` is int(11) in the source's definition (from schema file "
+                + "stale.sql line 3)"), e.getMessage());
+        assertTrue(e.getMessage().contains("logs a VARCHAR"), e.getMessage());
+        assertTrue(rows(delivered).isEmpty(), "nothing applied");
+    }
+
     /** Rows of a table whose CREATE TABLE is not in the log, with no schema file and no target table. */
     @Test
     void rowsNothingExplainsStopWithTheTableAndPosition() throws Exception {
