@@ -207,8 +207,14 @@ class CliRoughEdgesTest {
             assertEquals(1, child.waitFor(300));
             String json = child.out().get(child.out().size() - 1);
             String error = unescape(json.replaceAll(".*\"error\":\"((?:[^\"\\\\]|\\\\.)*)\".*", "$1"));
-            assertEquals("lanes apply: " + error + "\n", child.err(),
-                    "stderr holds the one error message (H2's own spans two lines), no log lines or stack traces");
+            // This pipeline's log lacks the table's CREATE TABLE (the first log had it), so the schema history
+            // falls back to the target's columns by position and says so once (a documented WARN, not noise).
+            String fallbackWarning = child.err().lines()
+                    .filter(l -> l.contains("WARN io.lanes.applier.BinlogBridge") && l.contains("by position"))
+                    .reduce("", (a, b) -> a + b + "\n");
+            assertEquals(1, fallbackWarning.lines().count(), child.err());
+            assertEquals("lanes apply: " + error + "\n", child.err().replace(fallbackWarning, ""),
+                    "stderr holds the one error message (H2's own spans two lines), no other log lines or stack traces");
             String position = json.replaceAll(".*\"failed_position\":\"([^\"]*)\".*", "$1");
             String file = insert.getFileName().toString();
             assertTrue(position.matches(Pattern.quote(file) + ":\\d+ gtid=.*"), json);
