@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
@@ -74,6 +75,11 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private Connection connection;
     /** The open connection's session id in the target (-1: none, or unknown); read by other workers' threads. */
     private volatile long sessionId = -1;
+    /**
+     * Whether the connection has been handed out since the last commit or rollback: its session may hold writes of the
+     * open batch, so losing it must fail the batch rather than open a new session under it. Worker thread only.
+     */
+    private boolean transactionOpen;
     /** How to ask the target who waits for this session's locks; null until a connection is open, or when unusable. */
     private io.lanes.applier.internal.LockViews lockViews;
 
@@ -632,6 +638,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             throw new TargetRefusedException(position, null, TargetErrorPolicy.classify(e), e);
         }
         appliedSinceCommit = 0;
+        transactionOpen = false;
         restoreChecks();
         if (triggersNotCreatedInBatch + definitionsNotTranslatedInBatch + accountStatementsNotRunInBatch > 0) {
             target.countStatementsNotApplied(triggersNotCreatedInBatch, definitionsNotTranslatedInBatch,
@@ -694,6 +701,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         triggersNotCreatedInBatch = 0;
         definitionsNotTranslatedInBatch = 0;
         accountStatementsNotRunInBatch = 0;
+        transactionOpen = false;
         if (connection == null) {
             return;
         }
@@ -707,10 +715,21 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     }
 
     private Connection connection() throws SQLException {
+        if (transactionOpen && connection == null) {
+            // Closed by sessionsWaitingForThis on a connection error, with this transaction's writes on it.
+            throw lostOpenTransaction();
+        }
         if (connection != null && connection.isClosed()) {
             // The server ended the session (killed, restarted): some drivers ignore the rollback on such a connection
-            // instead of failing it, so check here, before every use, and start afresh.
+            // instead of failing it, so check here, before every use. Starting afresh is only safe between
+            // transactions: a session lost with a transaction open lost that transaction's writes, and a new session
+            // would commit the rest of the batch (and its checkpoint) without them. The caller then rolls back and
+            // re-applies the batch from its start.
+            boolean lostOpenTransaction = transactionOpen;
             closeConnection();
+            if (lostOpenTransaction) {
+                throw lostOpenTransaction();
+            }
         }
         if (connection == null) {
             Connection c = target.connections().open();
@@ -723,7 +742,14 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             connection = c;
             identifySession(c);
         }
+        transactionOpen = true;
         return connection;
+    }
+
+    private SQLNonTransientConnectionException lostOpenTransaction() {
+        return new SQLNonTransientConnectionException("the target session of worker " + workerId
+                + " ended with its transaction open (killed or lost): its writes are gone; the batch is rolled back and"
+                + " applied again from its start", "08003");
     }
 
     /**
@@ -795,7 +821,17 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         if (lockViews == null) {
             return null;
         }
-        return waitingTransitively(target.lockWaitSample(connection, lockViews), sessionId);
+        try {
+            return waitingTransitively(target.lockWaitSample(connection, lockViews), sessionId);
+        } catch (SQLException e) {
+            if (TargetErrorPolicy.classify(e).errorClass() == TargetErrorClass.CONNECTION) {
+                // The session is gone with this batch's writes (killed while the probe ran): the next use of this
+                // applier fails (connection()) so the batch is applied again on a new session, never committed
+                // without them.
+                closeConnection();
+            }
+            throw e;
+        }
     }
 
     private void closeStatements() {
