@@ -317,6 +317,14 @@ class CampaignTest {
             return new Result(seed, settings, "sink", lanesConfig, Outcome.BUG, "row images that matched no row: "
                     + anomalies.subList(0, Math.min(3, anomalies.size())));
         }
+        if (!anomalies.isEmpty() && (r.outcome == Outcome.BUG || r.outcome == Outcome.OPEN_BUG) && yearBeforeNumeric(w)) {
+            // MariaDB's YEAR bit shifts the signedness of the numeric columns after it (defect 1): once a DDL moves the
+            // columns, the same row decodes with another signedness and its later images find nothing in the model.
+            return new Result(seed, settings, "sink", lanesConfig, Outcome.KNOWN_DEFECT, "#18 defect 1 (probable: a "
+                    + "YEAR column shifts the signedness of the columns after it, so later row images find no row in the "
+                    + "sink's model)" + ":" + abbreviate(r.detail, 1500) + "\n  anomalies: " + abbreviate(String.join(
+                            "; ", anomalies.subList(0, Math.min(3, anomalies.size()))), 1000));
+        }
         if (!anomalies.isEmpty() && r.outcome == Outcome.BUG) {
             return new Result(seed, settings, "sink", lanesConfig, Outcome.BUG, r.detail + "\n  row images that matched "
                     + "no row in the sink's model (" + anomalies.size() + "): " + abbreviate(String.join("; ",
