@@ -62,6 +62,7 @@ final class CampaignWorkload {
         boolean hasInvisible;
         boolean protectedFromDdl; // FK parent/child, trigger source or audit table
         boolean hasTrigger;
+        boolean hadBinary;
         String parentName; // FK child: the parent table
 
         Table(String schema, String name, KeyKind key) {
@@ -131,6 +132,11 @@ final class CampaignWorkload {
         return ddlLog;
     }
 
+    /** Whether schema.table (as it is named at the end) has or had a BINARY(n) column (defect 3 strips its zeros). */
+    boolean hadBinary(String schema, String table) {
+        return tables.stream().anyMatch(t -> t.schema.equals(schema) && t.name.equals(table) && t.hadBinary);
+    }
+
     /** Whether schema.table (as it is named at the end) has no primary key: rows are found by all their values. */
     boolean keyless(String qualified) {
         return tables.stream().anyMatch(t -> (t.schema + "." + t.name).equals(qualified)
@@ -193,6 +199,7 @@ final class CampaignWorkload {
             child.columns.add(new Column("c" + (++columnCounter), ColumnTypes.random(random, settings.zeroDates()), false, false));
             child.protectedFromDdl = true;
             child.parentName = "parent";
+            child.hadBinary = child.columns.get(3).type.ddl().startsWith("BINARY(");
             tables.add(parent);
             tables.add(child);
             sql.add("USE `" + schemaA + "`");
@@ -249,6 +256,7 @@ final class CampaignWorkload {
             t.columns.add(new Column("c" + (++columnCounter), ColumnTypes.random(random, settings.zeroDates()), false,
                     false));
         }
+        t.hadBinary = t.columns.stream().anyMatch(c -> c.type.ddl().startsWith("BINARY("));
         if (random.nextInt(4) == 0) {
             t.hasInvisible = true;
             t.columns.add(new Column("inv", new ColumnType("INT INVISIBLE DEFAULT 7", g -> "" + g.nextInt(100), null),
@@ -505,6 +513,7 @@ final class CampaignWorkload {
                                 : t.columns.indexOf(t.columns.stream().filter(x -> x.name.equals("n")).findFirst()
                                         .orElseThrow()) + 1;
                         t.columns.add(at, added);
+                        t.hadBinary |= added.type.ddl().startsWith("BINARY(");
                     }
                     case 1 -> {
                         if (payload.size() > 1) {
@@ -543,6 +552,7 @@ final class CampaignWorkload {
                         }
                         copy.hasUnique = t.hasUnique;
                         copy.hasInvisible = t.hasInvisible;
+                        copy.hadBinary = t.hadBinary;
                         copy.nextId.set(t.nextId.get());
                         ddl(s, "CREATE TABLE `" + copy.name + "` LIKE `" + t.name + "`");
                         tables.add(copy);
