@@ -42,16 +42,21 @@ import org.junit.jupiter.api.io.TempDir;
  * more MariaDB started here: a second oracle.
  *
  * <p>Outcomes per seed and target: {@code exact}; {@code policy} (Lanes refused or converted by a documented policy:
- * statement-based DML into H2/PostgreSQL, zero dates written as NULL); {@code known-defect} (a defect of issue #18 that
- * the schema history fixes: named by its number); {@code bug}. The test fails on any bug and prints one command that
- * replays each failing seed.
+ * statement-based DML into H2/PostgreSQL/sinks, generated columns not translated for H2/PostgreSQL, zero dates written
+ * as NULL into H2/PostgreSQL); {@code known-defect} (a defect of issue #18 that the schema history fixes: named by its
+ * number); {@code open-bug} (a recorded finding not fixed yet: H2's CREATE TABLE ... LIKE, keyless rows no known defect
+ * explains); {@code bug}. The test fails on any bug and prints one command that replays each failing seed.
+ *
+ * <p>Thread model: one test thread drives the seeds one after the other; a seed's workload sessions run on a pool of
+ * their own that ends before Lanes reads the files.
  *
  * <p>Properties: {@code campaign.seeds} (24 here; {@code -Pcampaign} runs thousands), {@code campaign.firstSeed} (1),
  * {@code campaign.seed} (one seed: a replay), {@code campaign.settings} (override the rotation:
- * {@code image=MINIMAL,metadata=FULL,compress=on,sbr=off,zero=off}), {@code campaign.targets}
+ * {@code image=MINIMAL,metadata=FULL,compress=on,sbr=off,zero=off,generated=off}), {@code campaign.targets}
  * ({@code h2,postgresql,mariadb,sink}), {@code campaign.lanes} (scheduler/workers/order for every target, e.g.
  * {@code writeset/8/strict}), {@code campaign.scale} (1), {@code campaign.bigRows} (rows of the big transaction, 200),
- * {@code campaign.oracle} (true), {@code campaign.minutes} (stop starting seeds after this long), {@code campaign.out}
+ * {@code campaign.hugeEvery} (every Nth seed's big transaction has 20,000 rows; 0: never),
+ * {@code campaign.mariadb.url}, {@code campaign.oracle} (true), {@code campaign.minutes} (stop starting seeds after this long), {@code campaign.out}
  * (target/campaign: results.tsv, one line per seed and target, appended as the run goes).
  */
 class CampaignTest {
