@@ -65,10 +65,14 @@ final class CampaignWorkload {
         boolean hadBinary;
         String parentName; // FK child: the parent table
 
+        /** Every name the table had (RENAME TABLE): a failure names the table as it was then. */
+        final java.util.Set<String> names = new java.util.HashSet<>();
+
         Table(String schema, String name, KeyKind key) {
             this.schema = schema;
             this.name = name;
             this.key = key;
+            names.add(name);
         }
 
         String qualified() {
@@ -91,6 +95,8 @@ final class CampaignWorkload {
     final String schemaA;
     final String schemaB;
     final List<Table> tables = new ArrayList<>();
+    /** Tables the DDL dropped: a failure on one may come before its DROP. */
+    private final List<Table> dropped = new ArrayList<>();
     private final int sessions;
     private final int transactionsPerSession;
     private final int bigRows;
@@ -134,12 +140,14 @@ final class CampaignWorkload {
 
     /** Whether schema.table (as it is named at the end) has or had a BINARY(n) column (defect 3 strips its zeros). */
     boolean hadBinary(String schema, String table) {
-        return tables.stream().anyMatch(t -> t.schema.equals(schema) && t.name.equals(table) && t.hadBinary);
+        return java.util.stream.Stream.concat(tables.stream(), dropped.stream())
+                .anyMatch(t -> t.schema.equals(schema) && t.names.contains(table) && t.hadBinary);
     }
 
     /** Whether schema.table (as it is named at the end) has no primary key: rows are found by all their values. */
     boolean keyless(String qualified) {
-        return tables.stream().anyMatch(t -> (t.schema + "." + t.name).equals(qualified)
+        return java.util.stream.Stream.concat(tables.stream(), dropped.stream())
+                .anyMatch(t -> t.names.stream().anyMatch(n -> (t.schema + "." + n).equals(qualified))
                 && (t.key == KeyKind.NONE || t.key == KeyKind.UNIQUE_NULLS));
     }
 
@@ -543,6 +551,7 @@ final class CampaignWorkload {
                         String renamed = t.name + "r";
                         ddl(s, "RENAME TABLE `" + t.name + "` TO `" + renamed + "`");
                         t.name = renamed;
+                        t.names.add(renamed);
                     }
                     case 5 -> ddl(s, "TRUNCATE TABLE `" + t.name + "`");
                     case 6 -> {
@@ -564,6 +573,7 @@ final class CampaignWorkload {
                         if (tables.size() > 3) {
                             ddl(s, "DROP TABLE `" + t.name + "`");
                             tables.remove(t);
+                            dropped.add(t);
                         }
                     }
                 }
