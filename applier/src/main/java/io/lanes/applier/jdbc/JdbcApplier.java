@@ -560,6 +560,15 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
         for (int i = 0; i < counts.length && i < rows.size(); i++) {
             PendingRow row = rows.get(i);
+            if (row.mustMatch() && counts[i] == Statement.SUCCESS_NO_INFO) {
+                // A driver batching UPDATE/DELETE without per-row counts (MariaDB's bulk protocol, useBulkStmts=true
+                // in the URL) cannot tell a row that matched nothing: refuse rather than go on blind.
+                TargetMismatchException blind = new TargetMismatchException(row.description() + ": the target's driver "
+                        + "reported no row count for this UPDATE/DELETE (SUCCESS_NO_INFO), so a row that diverged would go "
+                        + "unnoticed; do not set useBulkStmts=true in the target URL", false);
+                throw new TargetRefusedException(positionOf(row.source()), row.table(),
+                        TargetErrorPolicy.classify(blind), blind);
+            }
             if (row.mustMatch() && counts[i] == 0) {
                 TargetMismatchException diverged = new TargetMismatchException(row.description() + " matched no row on "
                         + "the target: the target diverged from the source", true);

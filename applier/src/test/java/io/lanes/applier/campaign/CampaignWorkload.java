@@ -62,12 +62,17 @@ final class CampaignWorkload {
         boolean hasInvisible;
         boolean protectedFromDdl; // FK parent/child, trigger source or audit table
         boolean hasTrigger;
+        boolean hadBinary;
         String parentName; // FK child: the parent table
+
+        /** Every name the table had (RENAME TABLE): a failure names the table as it was then. */
+        final java.util.Set<String> names = new java.util.HashSet<>();
 
         Table(String schema, String name, KeyKind key) {
             this.schema = schema;
             this.name = name;
             this.key = key;
+            names.add(name);
         }
 
         String qualified() {
@@ -90,6 +95,8 @@ final class CampaignWorkload {
     final String schemaA;
     final String schemaB;
     final List<Table> tables = new ArrayList<>();
+    /** Tables the DDL dropped: a failure on one may come before its DROP. */
+    private final List<Table> dropped = new ArrayList<>();
     private final int sessions;
     private final int transactionsPerSession;
     private final int bigRows;
@@ -131,9 +138,16 @@ final class CampaignWorkload {
         return ddlLog;
     }
 
+    /** Whether schema.table (as it is named at the end) has or had a BINARY(n) column (defect 3 strips its zeros). */
+    boolean hadBinary(String schema, String table) {
+        return java.util.stream.Stream.concat(tables.stream(), dropped.stream())
+                .anyMatch(t -> t.schema.equals(schema) && t.names.contains(table) && t.hadBinary);
+    }
+
     /** Whether schema.table (as it is named at the end) has no primary key: rows are found by all their values. */
     boolean keyless(String qualified) {
-        return tables.stream().anyMatch(t -> (t.schema + "." + t.name).equals(qualified)
+        return java.util.stream.Stream.concat(tables.stream(), dropped.stream())
+                .anyMatch(t -> t.names.stream().anyMatch(n -> (t.schema + "." + n).equals(qualified))
                 && (t.key == KeyKind.NONE || t.key == KeyKind.UNIQUE_NULLS));
     }
 
@@ -193,6 +207,7 @@ final class CampaignWorkload {
             child.columns.add(new Column("c" + (++columnCounter), ColumnTypes.random(random, settings.zeroDates()), false, false));
             child.protectedFromDdl = true;
             child.parentName = "parent";
+            child.hadBinary = child.columns.get(3).type.ddl().startsWith("BINARY(");
             tables.add(parent);
             tables.add(child);
             sql.add("USE `" + schemaA + "`");
@@ -249,6 +264,7 @@ final class CampaignWorkload {
             t.columns.add(new Column("c" + (++columnCounter), ColumnTypes.random(random, settings.zeroDates()), false,
                     false));
         }
+        t.hadBinary = t.columns.stream().anyMatch(c -> c.type.ddl().startsWith("BINARY("));
         if (random.nextInt(4) == 0) {
             t.hasInvisible = true;
             t.columns.add(new Column("inv", new ColumnType("INT INVISIBLE DEFAULT 7", g -> "" + g.nextInt(100), null),
@@ -505,6 +521,7 @@ final class CampaignWorkload {
                                 : t.columns.indexOf(t.columns.stream().filter(x -> x.name.equals("n")).findFirst()
                                         .orElseThrow()) + 1;
                         t.columns.add(at, added);
+                        t.hadBinary |= added.type.ddl().startsWith("BINARY(");
                     }
                     case 1 -> {
                         if (payload.size() > 1) {
@@ -534,6 +551,7 @@ final class CampaignWorkload {
                         String renamed = t.name + "r";
                         ddl(s, "RENAME TABLE `" + t.name + "` TO `" + renamed + "`");
                         t.name = renamed;
+                        t.names.add(renamed);
                     }
                     case 5 -> ddl(s, "TRUNCATE TABLE `" + t.name + "`");
                     case 6 -> {
@@ -543,6 +561,7 @@ final class CampaignWorkload {
                         }
                         copy.hasUnique = t.hasUnique;
                         copy.hasInvisible = t.hasInvisible;
+                        copy.hadBinary = t.hadBinary;
                         copy.nextId.set(t.nextId.get());
                         ddl(s, "CREATE TABLE `" + copy.name + "` LIKE `" + t.name + "`");
                         tables.add(copy);
@@ -554,6 +573,7 @@ final class CampaignWorkload {
                         if (tables.size() > 3) {
                             ddl(s, "DROP TABLE `" + t.name + "`");
                             tables.remove(t);
+                            dropped.add(t);
                         }
                     }
                 }

@@ -344,7 +344,10 @@ final class TableDigest {
             case INT, DEC -> v instanceof Boolean b ? (b ? "1" : "0") : number(v.toString());
             case FLOAT -> rounded(v.toString(), 6);
             case DOUBLE -> rounded(v.toString(), 15);
+            // A sink gets BIT as a BitValue or as a Long holding the bits (BIT(64) with the top bit set reads negative:
+            // recorded in docs/reliability.md); both are the column's bits, compared as the unsigned value.
             case BIT -> v instanceof BitValue b ? Long.toUnsignedString(b.bits())
+                    : v instanceof Long l ? Long.toUnsignedString(l)
                     : v instanceof byte[] bytes ? new BigInteger(1, bytes).toString() : number(v.toString());
             case CHAR -> stripBlanks(text(v));
             case TEXT -> text(v);
