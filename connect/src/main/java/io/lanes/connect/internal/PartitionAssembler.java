@@ -255,6 +255,12 @@ public final class PartitionAssembler {
         // With an END the count decides (events are identified by their binlog position, whatever their numbering);
         // without one, the numbering must run 1..n without a gap.
         boolean whole = expected > 0 ? n == expected : first == 1 && last == n && distinctOrders == n;
+        if (!whole && expected > 0 && n > expected && endCountsOnlyTheResumedTail(expected)) {
+            LOG.info("{}: transaction {} (offsets {} to {}): its END counts {} events, the source's numbering restarted"
+                    + " inside it: {} events before the restart (1..n without a gap) and {} after, {} in all", partition,
+                    openId, openFirstOffset, openLastOffset, expected, n - expected, expected, n);
+            whole = true;
+        }
         if (!whole) {
             throw new DataException("transaction " + openId + " in " + partition + " (offsets " + openFirstOffset + " to "
                     + openLastOffset + ") is incomplete: it has " + n + " events with total_order " + first
@@ -281,6 +287,37 @@ public final class PartitionAssembler {
         lastCompletedId = openId;
         openId = null;
         open.clear();
+    }
+
+    /**
+     * Debezium's task resumed inside the open transaction (its worker left, a rebalance moved it): the resumed task skips
+     * the events its committed offset says were sent, numbers the rest from 1 again and its END counts only those. In
+     * arrival order the events then form runs, each numbered 1..k without a gap, a new run starting where the numbering
+     * falls back; the transaction is whole when there are several runs and the last one holds exactly the END's count
+     * (distinct binlog places: a change sent twice was already kept once). Anything else stays incomplete.
+     */
+    private boolean endCountsOnlyTheResumedTail(long expected) {
+        List<ChangeEvent> arrival = new ArrayList<>(open.values());
+        arrival.sort(Comparator.comparingLong(ChangeEvent::offset));
+        int runs = 0;
+        long next = 1;
+        long lastRun = 0;
+        for (ChangeEvent ev : arrival) {
+            if (ev.order() == 1) {
+                if (runs > 0 && next == 1) {
+                    return false;
+                }
+                runs++;
+                lastRun = 0;
+                next = 1;
+            }
+            if (ev.order() != next || runs == 0) {
+                return false;
+            }
+            next++;
+            lastRun++;
+        }
+        return runs >= 2 && lastRun == expected;
     }
 
     private void closeSnapshotChunk() {

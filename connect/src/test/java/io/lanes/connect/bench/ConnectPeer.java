@@ -56,7 +56,8 @@ public final class ConnectPeer {
         Map<String, Object> out = new java.util.LinkedHashMap<>();
         Map<String, String> workerProps = io.lanes.connect.testing.SharedConnect.workerProps();
         EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder().name("lanes-peer").numWorkers(1)
-                .numBrokers(1).workerProps(workerProps).maskExitProcedures(true).build();
+                .numBrokers(1).workerProps(workerProps).brokerProps(io.lanes.connect.testing.SharedConnect.brokerProps())
+                .maskExitProcedures(true).build();
         connect.start();
         List<String> schemas = List.of("peer_a", "peer_b", "peer_c", "peer_d");
         int partitions = schemas.size();

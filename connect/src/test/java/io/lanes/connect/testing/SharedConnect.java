@@ -49,16 +49,24 @@ public final class SharedConnect implements BeforeAllCallback {
         return worker;
     }
 
+    /**
+     * The one broker's settings of the tests and the peer runner: the transaction state log fits one broker (with the
+     * default replication factor of 3 the exactly-once workers never get a producer id and cannot start).
+     */
+    public static Properties brokerProps() {
+        Properties broker = new Properties();
+        broker.put("transaction.state.log.replication.factor", "1");
+        broker.put("transaction.state.log.min.isr", "1");
+        broker.put("log.flush.interval.messages", "1000000");
+        return broker;
+    }
+
     /** The shared cluster, started on first use. */
     public static synchronized EmbeddedConnectCluster cluster() {
         if (cluster == null) {
             Map<String, String> worker = workerProps();
-            Properties broker = new Properties();
-            broker.put("transaction.state.log.replication.factor", "1");
-            broker.put("transaction.state.log.min.isr", "1");
-            broker.put("log.flush.interval.messages", "1000000");
             cluster = new EmbeddedConnectCluster.Builder().name("lanes-connect-test").numWorkers(1).numBrokers(1)
-                    .workerProps(worker).brokerProps(broker).maskExitProcedures(true).build();
+                    .workerProps(worker).brokerProps(brokerProps()).maskExitProcedures(true).build();
             cluster.start();
         }
         return cluster;

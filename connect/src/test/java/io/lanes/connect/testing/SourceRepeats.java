@@ -19,8 +19,8 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * What a source that restarted mid-stream (Debezium's task moved by a rebalance) left in a topic: change events sent
  * more than once, and events whose {@code total_order} was given again to a different change (Debezium numbers a resent
  * transaction's events anew). A sink that identified events by {@code total_order} dropped the second of two such
- * events as a repeat, applying a transaction without one of its changes. Read with {@code read_committed}, the way the
- * sink reads. For the fault tests' report lines.
+ * events as a repeat, applying a transaction without one of its changes. Read with {@code read_committed} (the way the
+ * sink must read) or {@code read_uncommitted} (what a sink reading aborted batches too would get). For the fault tests' report lines.
  *
  * @param events change events read
  * @param repeated events whose transaction and binlog place (file, pos, row) came before
@@ -29,13 +29,13 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  */
 public record SourceRepeats(long events, long repeated, long renumbered, long resentTransactions) {
 
-    /** Scans every partition of {@code topic} from its beginning until three empty polls. */
-    public static SourceRepeats scan(EmbeddedConnectCluster connect, String topic, int partitions) {
+    /** Scans every partition of {@code topic} from its beginning until three empty polls, at that isolation level. */
+    public static SourceRepeats scan(EmbeddedConnectCluster connect, String topic, int partitions, String isolation) {
         JsonConverter json = new JsonConverter();
         json.configure(Map.of("schemas.enable", "true"), false);
         ChangeEventReader reader = new ChangeEventReader();
         Map<String, Object> props = new HashMap<>();
-        props.put("isolation.level", "read_committed");
+        props.put("isolation.level", isolation);
         props.put("auto.offset.reset", "earliest");
         long events = 0;
         long repeated = 0;
