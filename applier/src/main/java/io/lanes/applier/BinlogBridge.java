@@ -687,7 +687,7 @@ public final class BinlogBridge {
         if (type == ColumnType.STRING && v instanceof byte[] b) {
             int length = -1;
             if (column.charsetId() == ColumnDef.BINARY_CHARSET) {
-                length = io.lanes.binlog.internal.ColumnValueDecoder.stringMaxLength(column.meta());
+                length = column.stringMaxLength();
             } else if (column.charsetId() < 0 && source != null && source.fixedBinary()) {
                 length = source.length();
             }

@@ -2,6 +2,7 @@ package io.lanes.applier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lanes.applier.checkpoint.JdbcCheckpointTable;
 import io.lanes.applier.jdbc.CatalogTableMetadata;
@@ -12,10 +13,7 @@ import io.lanes.applier.jdbc.TargetCatalog;
 import io.lanes.applier.jdbc.TargetTable;
 import io.lanes.applier.testing.CanonicalJson;
 import io.lanes.applier.testing.TestTarget;
-import io.lanes.binlog.TransactionReader;
 import io.lanes.binlog.testing.MariaDbServer;
-import io.lanes.core.Engine;
-import io.lanes.core.RecoveryPoint;
 import io.lanes.core.Scheduler;
 import io.lanes.core.WritesetScheduler;
 import java.io.IOException;
@@ -91,15 +89,19 @@ class FixtureApplyTest {
         apply(jdbc, List.of(binlog), scheduler, workers);
     }
 
+    /**
+     * Applies {@code binlogs} through {@link Lanes}, the path applications use (its reading loop, ResumeCursor, barrier
+     * handling), with {@code jdbc}'s appliers and checkpoint store as the sink.
+     */
     static void apply(JdbcTarget jdbc, List<Path> binlogs, Scheduler scheduler, int workers) throws Exception {
-        Engine<SourceTransaction> engine = Engine.builder(jdbc.applierFactory()).checkpointStore(jdbc.checkpointStore())
-                .scheduler(scheduler).workers(workers).build();
         try (CatalogTableMetadata metadata = new CatalogTableMetadata(jdbc.connections(), jdbc.catalog());
-                TransactionReader reader = TransactionReader.open(binlogs, io.lanes.binlog.BinlogReaderOptions.defaults())) {
-            RecoveryPoint from = engine.start();
-            BinlogDispatcher dispatcher = new BinlogDispatcher(engine, new BinlogBridge(jdbc.mapping(), metadata));
-            dispatcher.run(reader, from);
-            engine.stop();
+                Lanes lanes = Lanes.builder().source(binlogs)
+                        .sink(jdbc.applierFactory(), jdbc.checkpointStore(), metadata).mapping(jdbc.mapping())
+                        .scheduler(scheduler).workers(workers).build()) {
+            lanes.start();
+            assertTrue(lanes.awaitCaughtUp(Duration.ofMinutes(10)), () -> "not caught up: " + lanes.stats());
+            LanesStats stats = lanes.stop();
+            assertEquals(Lanes.State.STOPPED, lanes.state(), () -> "stopped with " + stats);
         }
     }
 

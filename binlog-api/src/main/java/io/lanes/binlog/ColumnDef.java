@@ -41,6 +41,15 @@ public record ColumnDef(
         setValues = setValues == null ? null : List.copyOf(setValues);
     }
 
+    /**
+     * For a {@link ColumnType#STRING} column (CHAR, BINARY, or an ENUM/SET logged as STRING): its maximum length in
+     * bytes (the pack length for ENUM/SET), from the table map's metadata. The applier needs it to restore the trailing
+     * 0x00 bytes the server strips from BINARY(n) values in the log.
+     */
+    public int stringMaxLength() {
+        return io.lanes.binlog.internal.ColumnValueDecoder.stringMaxLength(meta);
+    }
+
     /** A column with only what every TABLE_MAP carries (type, metadata, nullability). */
     public static ColumnDef minimal(int index, ColumnType type, int meta, boolean nullable) {
         return new ColumnDef(index, type, meta, nullable, false, -1, null, null, null, -1, -1, true);

@@ -1,7 +1,7 @@
 package io.lanes.applier.reliability;
 
 import io.lanes.applier.BinlogBridge;
-import io.lanes.applier.BinlogDispatcher;
+import io.lanes.applier.TestDispatch;
 import io.lanes.applier.SchemaMapping;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.checkpoint.JdbcCheckpointTable;
@@ -103,7 +103,7 @@ public final class CrashChild {
             }, "crash-child-progress");
             progress.setDaemon(true);
             progress.start();
-            BinlogDispatcher dispatcher = new BinlogDispatcher(engine, new BinlogBridge(jdbc.mapping(), metadata));
+            TestDispatch dispatcher = new TestDispatch(engine, new BinlogBridge(jdbc.mapping(), metadata));
             dispatcher.run(reader, from);
             engine.stop();
             progress.interrupt();

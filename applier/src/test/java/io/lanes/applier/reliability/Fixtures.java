@@ -3,7 +3,7 @@ package io.lanes.applier.reliability;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lanes.applier.BinlogBridge;
-import io.lanes.applier.BinlogDispatcher;
+import io.lanes.applier.TestDispatch;
 import io.lanes.applier.SchemaMapping;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.checkpoint.JdbcCheckpointTable;
@@ -104,7 +104,7 @@ final class Fixtures {
             java.util.function.UnaryOperator<io.lanes.core.Transaction<SourceTransaction>> onSubmit) throws Exception {
         try (CatalogTableMetadata metadata = new CatalogTableMetadata(jdbc.connections(), jdbc.catalog());
                 TransactionReader reader = TransactionReader.open(binlog)) {
-            new BinlogDispatcher(engine, new BinlogBridge(jdbc.mapping(), metadata), onSubmit).run(reader, from);
+            new TestDispatch(engine, new BinlogBridge(jdbc.mapping(), metadata), onSubmit).run(reader, from);
         }
     }
 

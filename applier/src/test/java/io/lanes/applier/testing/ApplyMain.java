@@ -1,7 +1,7 @@
 package io.lanes.applier.testing;
 
 import io.lanes.applier.BinlogBridge;
-import io.lanes.applier.BinlogDispatcher;
+import io.lanes.applier.TestDispatch;
 import io.lanes.applier.Change;
 import io.lanes.applier.RowChange;
 import io.lanes.applier.RowImage;
@@ -76,7 +76,7 @@ public final class ApplyMain {
                 TransactionReader reader = TransactionReader.open(binlog)) {
             RecoveryPoint from = engine.start();
             System.out.println("RESUME " + from);
-            new BinlogDispatcher(engine, new BinlogBridge(jdbc.mapping(), metadata), t -> audited(t, audit))
+            new TestDispatch(engine, new BinlogBridge(jdbc.mapping(), metadata), t -> audited(t, audit))
                     .run(reader, from);
             engine.stop();
         }

@@ -7,8 +7,8 @@ import io.lanes.applier.TableMetadata;
 import io.lanes.applier.TableRef;
 import io.lanes.applier.TableShape;
 import io.lanes.applier.ddl.SourceStatement;
-import io.lanes.applier.internal.MySqlDdl;
-import io.lanes.applier.internal.MySqlDdlParser;
+import io.lanes.applier.schema.SchemaHistory;
+import io.lanes.applier.schema.SourceTable;
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogFormatException;
 import io.lanes.binlog.BinlogReader;
@@ -331,7 +331,7 @@ public final class StatCommand implements Callable<Integer> {
         if (txn.payload() != null) {
             for (io.lanes.applier.Change c : txn.payload().changes()) {
                 if (c instanceof SourceStatement s) {
-                    shapes.apply(s);
+                    shapes.apply(s, txn.position());
                 }
             }
         }
@@ -420,12 +420,13 @@ public final class StatCommand implements Callable<Integer> {
     }
 
     /**
-     * Table shapes learned from the log itself: CREATE/ALTER/DROP TABLE and CREATE/DROP INDEX statements (parsed by the
-     * applier's MySQL DDL parser), else binlog_row_metadata=FULL column names and primary keys. A table neither
-     * describes is unknown (and noted).
+     * Table shapes learned from the log itself: its CREATE/ALTER/DROP/RENAME TABLE and CREATE/DROP INDEX statements,
+     * followed by the applier's public {@link SchemaHistory} (the same definitions a pipeline follows), else
+     * binlog_row_metadata=FULL column names and primary keys. A table neither describes is unknown (and noted); so is
+     * one whose definition the history lost (a statement it could not read).
      */
     static final class LogTableShapes implements TableMetadata {
-        private final Map<TableRef, MutableShape> fromDdl = new HashMap<>();
+        private final SchemaHistory fromDdl = new SchemaHistory();
         private final Map<TableRef, TableShape> fromTableMaps = new HashMap<>();
         private final TreeSet<String> unknown;
 
@@ -435,12 +436,13 @@ public final class StatCommand implements Callable<Integer> {
 
         @Override
         public TableShape shape(String targetSchema, String table) {
-            TableRef ref = new TableRef(targetSchema, table);
-            MutableShape s = fromDdl.get(ref);
-            if (s != null) {
-                return s.toShape();
+            SourceTable defined = fromDdl.table(targetSchema, table);
+            if (defined != null) {
+                List<TableShape.Key> keys = defined.uniqueKeys().stream()
+                        .map(k -> new TableShape.Key(k.name(), k.columns())).toList();
+                return new TableShape(defined.columnNames(), keys, List.of());
             }
-            TableShape fromMap = fromTableMaps.get(ref);
+            TableShape fromMap = fromTableMaps.get(new TableRef(targetSchema, table));
             if (fromMap == null) {
                 unknown.add(targetSchema + "." + table);
             }
@@ -461,129 +463,8 @@ public final class StatCommand implements Callable<Integer> {
                     List.of(new TableShape.Key(TableShape.PRIMARY, pk)), List.of()));
         }
 
-        void apply(SourceStatement s) {
-            MySqlDdl.Statement st;
-            try {
-                st = MySqlDdlParser.parse(s.sql(), s.defaultSchema(), s.sqlMode());
-            } catch (RuntimeException notDdl) {
-                return; // DML as text, or DDL the parser does not know: shapes stay as they were
-            }
-            if (st instanceof MySqlDdl.CreateTable c) {
-                if (c.likeTable() != null) {
-                    MutableShape like = fromDdl.get(ref(c.likeTable()));
-                    if (like != null) {
-                        fromDdl.put(ref(c.table()), like.copy());
-                    }
-                    return;
-                }
-                MutableShape shape = new MutableShape();
-                for (MySqlDdl.Column col : c.columns()) {
-                    shape.columns.add(col.name());
-                    if (col.primaryKey()) {
-                        shape.primary = new ArrayList<>(List.of(col.name()));
-                    } else if (col.unique()) {
-                        shape.unique.put(col.name(), List.of(col.name()));
-                    }
-                }
-                for (MySqlDdl.Constraint k : c.constraints()) {
-                    shape.add(k);
-                }
-                fromDdl.put(ref(c.table()), shape);
-            } else if (st instanceof MySqlDdl.DropTable d) {
-                for (MySqlDdl.TableName n : d.tables()) {
-                    fromDdl.remove(ref(n));
-                }
-            } else if (st instanceof MySqlDdl.CreateIndex ci && ci.unique()) {
-                MutableShape shape = fromDdl.get(ref(ci.table()));
-                if (shape != null) {
-                    shape.unique.put(ci.name(), List.copyOf(ci.columns()));
-                }
-            } else if (st instanceof MySqlDdl.DropIndex di) {
-                MutableShape shape = fromDdl.get(ref(di.table()));
-                if (shape != null) {
-                    shape.unique.remove(di.name());
-                }
-            } else if (st instanceof MySqlDdl.AlterTable a) {
-                MutableShape shape = fromDdl.get(ref(a.table()));
-                if (shape != null) {
-                    alter(a, shape);
-                }
-            } else if (st instanceof MySqlDdl.RenameTables r) {
-                for (MySqlDdl.TableName[] pair : r.pairs()) {
-                    MutableShape shape = fromDdl.remove(ref(pair[0]));
-                    if (shape != null) {
-                        fromDdl.put(ref(pair[1]), shape);
-                    }
-                }
-            } else if (st instanceof MySqlDdl.DropDatabase dd) {
-                fromDdl.keySet().removeIf(t -> t.schema().equals(dd.name()));
-            }
-        }
-
-        private void alter(MySqlDdl.AlterTable a, MutableShape shape) {
-            for (MySqlDdl.AlterOp op : a.ops()) {
-                if (op instanceof MySqlDdl.AddColumn ac) {
-                    int at = ac.after() == null ? shape.columns.size()
-                            : ac.after().isEmpty() ? 0 : shape.columns.indexOf(ac.after()) + 1;
-                    shape.columns.add(Math.max(0, Math.min(at, shape.columns.size())), ac.column().name());
-                } else if (op instanceof MySqlDdl.DropColumn dc) {
-                    shape.columns.remove(dc.name());
-                } else if (op instanceof MySqlDdl.ModifyColumn mc) {
-                    int at = shape.columns.indexOf(mc.oldName());
-                    if (at >= 0) {
-                        shape.columns.set(at, mc.column().name());
-                    }
-                } else if (op instanceof MySqlDdl.RenameColumn rc) {
-                    int at = shape.columns.indexOf(rc.oldName());
-                    if (at >= 0) {
-                        shape.columns.set(at, rc.newName());
-                    }
-                } else if (op instanceof MySqlDdl.AddConstraint k) {
-                    shape.add(k.constraint());
-                } else if (op instanceof MySqlDdl.DropPrimaryKey) {
-                    shape.primary = null;
-                } else if (op instanceof MySqlDdl.DropIndexOp di) {
-                    shape.unique.remove(di.name());
-                } else if (op instanceof MySqlDdl.RenameTo rt) {
-                    fromDdl.remove(ref(a.table()));
-                    fromDdl.put(ref(rt.table()), shape);
-                }
-            }
-        }
-
-        private static TableRef ref(MySqlDdl.TableName n) {
-            return new TableRef(n.schema(), n.name());
-        }
-
-        private static final class MutableShape {
-            final List<String> columns = new ArrayList<>();
-            List<String> primary;
-            final Map<String, List<String>> unique = new LinkedHashMap<>();
-
-            void add(MySqlDdl.Constraint k) {
-                if (k instanceof MySqlDdl.PrimaryKey p) {
-                    primary = new ArrayList<>(p.columns());
-                } else if (k instanceof MySqlDdl.Unique u) {
-                    unique.put(u.name() == null ? String.join("_", u.columns()) : u.name(), List.copyOf(u.columns()));
-                }
-            }
-
-            MutableShape copy() {
-                MutableShape c = new MutableShape();
-                c.columns.addAll(columns);
-                c.primary = primary == null ? null : new ArrayList<>(primary);
-                c.unique.putAll(unique);
-                return c;
-            }
-
-            TableShape toShape() {
-                List<TableShape.Key> keys = new ArrayList<>();
-                if (primary != null) {
-                    keys.add(new TableShape.Key(TableShape.PRIMARY, primary));
-                }
-                unique.forEach((name, cols) -> keys.add(new TableShape.Key(name, cols)));
-                return new TableShape(columns, keys, List.of());
-            }
+        void apply(SourceStatement s, String position) {
+            fromDdl.apply(s.sql(), s.defaultSchema(), s.sqlMode(), position);
         }
     }
 }

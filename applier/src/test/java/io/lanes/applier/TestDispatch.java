@@ -18,15 +18,20 @@ import java.util.function.UnaryOperator;
  * {@link RecoveryPoint#nextSequence()}, as the engine expects.
  *
  * <p>Runs on the thread that calls {@link #run}: the engine's dispatching thread.
+ *
+ * <p>Test code only (issue #20): this was the public {@code BinlogDispatcher} of the applier's main code, which nothing
+ * but tests used. {@link Lanes} has its own loop (source order check, schema-history saving, progress, apply delay);
+ * this one lets the reliability tests drive an {@link Engine} they build themselves (fault-injecting appliers,
+ * decorators). It lives in this package to use the package-private {@link ResumeCursor} that Lanes uses.
  */
-public final class BinlogDispatcher {
+public final class TestDispatch {
     private final Engine<SourceTransaction> engine;
     private final BinlogBridge bridge;
     private final UnaryOperator<Transaction<SourceTransaction>> decorator;
     private long submitted;
     private long passedOver;
 
-    public BinlogDispatcher(Engine<SourceTransaction> engine, BinlogBridge bridge) {
+    public TestDispatch(Engine<SourceTransaction> engine, BinlogBridge bridge) {
         this(engine, bridge, UnaryOperator.identity());
     }
 
@@ -34,7 +39,7 @@ public final class BinlogDispatcher {
      * @param decorator applied to each converted transaction before it is submitted (e.g. to add an audit row to every
      *     transaction); it must keep the position and must not drop the keys or the barrier flag
      */
-    public BinlogDispatcher(Engine<SourceTransaction> engine, BinlogBridge bridge,
+    public TestDispatch(Engine<SourceTransaction> engine, BinlogBridge bridge,
             UnaryOperator<Transaction<SourceTransaction>> decorator) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.bridge = Objects.requireNonNull(bridge, "bridge");
