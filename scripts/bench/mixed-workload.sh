@@ -5,6 +5,7 @@
 # source's final state (mixed-workload.checksums.tsv).
 #   scripts/bench/mixed-workload.sh [JAR=examples/target/lanes.jar] [SETTINGS...]
 # A setting is SCHEDULER:WORKERS:COMMIT_ORDER (e.g. writeset:16:partition); default: the table in docs/commit-order.md.
+# APPLY_ARGS="..." adds options to every `lanes apply` (e.g. APPLY_ARGS="--config run.properties").
 # LOCKS=1: while each run lasts, sample the target's lock views (INNODB_LOCK_WAITS + INNODB_TRX, every 150 ms: MariaDB
 # refreshes them only when unread for 100 ms) and the target's processlist into $OUT/locks-<setting>.tsv.
 # FIXTURE=path/without/.000001.gz and SCHEMAS="a b" apply another recorded log the same way (e.g. workload 2 from
@@ -66,7 +67,7 @@ for setting in "${settings[@]}"; do
     fi
     start=$(date +%s.%N)
     json=$(java -jar "$jar" apply --json --source "$root/mixed.000001" --target "$url" \
-      --target-user "$user" "${ckpt[@]}" --scheduler "$sched" --workers "$workers" --commit-order "$order" 2> "$out/stderr-$setting.log" \
+      --target-user "$user" "${ckpt[@]}" --scheduler "$sched" --workers "$workers" --commit-order "$order" ${APPLY_ARGS:-} 2> "$out/stderr-$setting.log" \
       | tail -1)
     end=$(date +%s.%N)
     [ -z "$sampler" ] || { kill "$sampler"; wait "$sampler" 2>/dev/null || true; }

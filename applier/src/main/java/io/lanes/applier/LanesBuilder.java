@@ -61,6 +61,7 @@ public final class LanesBuilder {
     int workers = LanesConfig.DEFAULT_WORKERS;
     CommitOrder commitOrder = LanesConfig.DEFAULT_COMMIT_ORDER;
     int blockCommit = LanesConfig.DEFAULT_BLOCK_COMMIT;
+    int writesetRun = LanesConfig.DEFAULT_WRITESET_RUN;
     Duration applyDelay = Duration.ZERO;
     Duration sourceStatusInterval = LanesConfig.DEFAULT_SOURCE_STATUS_INTERVAL;
     int metricsPort = -1;
@@ -291,6 +292,18 @@ public final class LanesBuilder {
         }
     }
 
+    /**
+     * Writeset scheduler only (experimental, issue 19): most consecutive independent transactions sent to one worker in
+     * a row, so block commit can group them under a commit order (1: each to a free worker, the default).
+     */
+    public LanesBuilder writesetRun(int transactions) {
+        if (transactions < 1) {
+            throw new IllegalArgumentException(Option.WRITESET_RUN.key() + " must be >= 1: " + transactions);
+        }
+        this.writesetRun = transactions;
+        return this;
+    }
+
     /** Most consecutive transactions one worker commits as one target transaction (1: each alone). */
     public LanesBuilder blockCommit(int transactions) {
         if (transactions < 1) {
@@ -462,6 +475,7 @@ public final class LanesBuilder {
                     case WORKERS -> workers(Integer.parseInt(value));
                     case COMMIT_ORDER -> commitOrder(value);
                     case BLOCK_COMMIT -> blockCommit(Integer.parseInt(value));
+                    case WRITESET_RUN -> writesetRun(Integer.parseInt(value));
                     case APPLY_DELAY_SECONDS -> applyDelay(Duration.ofSeconds(Long.parseLong(value)));
                     case SOURCE_STATUS_INTERVAL_SECONDS ->
                             sourceStatusInterval(Duration.ofSeconds(Long.parseLong(value)));

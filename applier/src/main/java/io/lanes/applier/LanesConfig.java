@@ -49,6 +49,8 @@ public final class LanesConfig {
      * the commit order (checkpoints record exactly which transactions committed).
      */
     public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.PER_PARTITION;
+    /** Default {@link Option#WRITESET_RUN}: no runs, as before issue 19's experiment. */
+    public static final int DEFAULT_WRITESET_RUN = 1;
     /** Default {@link Option#BLOCK_COMMIT}. */
     public static final int DEFAULT_BLOCK_COMMIT = 64;
     /** Default {@link Option#CHECKPOINT_GROUP_SIZE}. */
@@ -226,6 +228,11 @@ public final class LanesConfig {
                         + "all commits in source order (the whole target only shows states the source had; about 9 times "
                         + "slower into MariaDB, as commits cannot be grouped); none: only dependencies are respected. The "
                         + "final state and exactly-once do not depend on it."),
+        WRITESET_RUN("lanes.scheduler.writeset-run", "int >= 1", String.valueOf(DEFAULT_WRITESET_RUN),
+                "writesetRun(int)",
+                "Writeset scheduler only (experimental): most consecutive independent transactions sent to one worker "
+                        + "in a row, so block commit can group them under a commit order; 1 spreads each to a free "
+                        + "worker. Dependencies are honoured the same either way."),
         BLOCK_COMMIT("lanes.block-commit", "int >= 1", String.valueOf(DEFAULT_BLOCK_COMMIT), "blockCommit(int)",
                 "Most consecutive transactions a worker commits as one target transaction; 1 commits each alone."),
         CHECKPOINT_GROUP_SIZE("lanes.checkpoint.group-size", "int >= 2", String.valueOf(DEFAULT_CHECKPOINT_GROUP_SIZE),
@@ -373,6 +380,7 @@ public final class LanesConfig {
     final int workers;
     final CommitOrder commitOrder;
     final int blockCommit;
+    final int writesetRun;
     final Duration applyDelay;
     final int checkpointGroupSize;
     final Duration checkpointPeriod;
@@ -415,6 +423,7 @@ public final class LanesConfig {
         workers = b.workers;
         commitOrder = b.commitOrder;
         blockCommit = b.blockCommit;
+        writesetRun = b.writesetRun;
         applyDelay = b.applyDelay;
         checkpointGroupSize = b.checkpointGroupSize;
         checkpointPeriod = b.checkpointPeriod;
@@ -536,7 +545,12 @@ public final class LanesConfig {
     }
 
     Scheduler newScheduler() {
-        return customScheduler != null ? customScheduler : schedulerKind.create();
+        if (customScheduler != null) {
+            return customScheduler;
+        }
+        return schedulerKind == SchedulerKind.WRITESET
+                ? new WritesetScheduler(WritesetScheduler.DEFAULT_HISTORY_SIZE, writesetRun)
+                : schedulerKind.create();
     }
 
     public int workers() {
@@ -549,6 +563,11 @@ public final class LanesConfig {
 
     public int blockCommit() {
         return blockCommit;
+    }
+
+    /** {@link Option#WRITESET_RUN}. */
+    public int writesetRun() {
+        return writesetRun;
     }
 
     /** How far the target is kept behind the source's commit times ({@link Duration#ZERO}: not at all). */
@@ -670,6 +689,7 @@ public final class LanesConfig {
         parts.add("workers=" + workers);
         parts.add("commitOrder=" + commitOrderLabel(commitOrder));
         parts.add("blockCommit=" + blockCommit);
+        parts.add("writesetRun=" + writesetRun);
         parts.add("applyDelay=" + applyDelay);
         parts.add("pipeline=" + pipeline);
         parts.add("checkpointTable=" + checkpointSchema + "." + checkpointTable);

@@ -39,6 +39,7 @@ class LanesConfigTest {
         assertEquals(built.workers(), parsed.workers());
         assertEquals(built.commitOrder(), parsed.commitOrder());
         assertEquals(built.blockCommit(), parsed.blockCommit());
+        assertEquals(built.writesetRun(), parsed.writesetRun());
         assertEquals(built.checkpointGroupSize(), parsed.checkpointGroupSize());
         assertEquals(built.checkpointPeriod(), parsed.checkpointPeriod());
         assertEquals(built.queueBudgetBytes(), parsed.queueBudgetBytes());
@@ -78,6 +79,7 @@ class LanesConfigTest {
         p.setProperty("lanes.workers", "16");
         p.setProperty("lanes.commit-order", "strict");
         p.setProperty("lanes.block-commit", "8");
+        p.setProperty("lanes.scheduler.writeset-run", "12");
         p.setProperty("lanes.checkpoint.group-size", "100");
         p.setProperty("lanes.checkpoint.period-ms", "50");
         p.setProperty("lanes.queue.budget-bytes", "1000000");
@@ -109,6 +111,7 @@ class LanesConfigTest {
         assertEquals(16, c.workers());
         assertEquals(CommitOrder.STRICT, c.commitOrder());
         assertEquals(8, c.blockCommit());
+        assertEquals(12, c.writesetRun());
         assertEquals(100, c.checkpointGroupSize());
         assertEquals(Duration.ofMillis(50), c.checkpointPeriod());
         assertEquals(1_000_000, c.queueBudgetBytes());
@@ -231,6 +234,7 @@ class LanesConfigTest {
         assertThrows(IllegalArgumentException.class, () -> Lanes.builder().source(Path.of("a")).buildConfig());
         assertThrows(IllegalArgumentException.class, () -> minimal().workers(-1));
         assertThrows(IllegalArgumentException.class, () -> minimal().blockCommit(0));
+        assertThrows(IllegalArgumentException.class, () -> minimal().writesetRun(0));
         assertThrows(IllegalArgumentException.class, () -> minimal().checkpointGroupSize(1));
         assertThrows(IllegalArgumentException.class, () -> minimal().commitOrder("sometimes"));
         assertEquals(CommitOrder.NONE, minimal().commitOrder("none").buildConfig().commitOrder());

@@ -21,7 +21,8 @@ public final class EngineHarness {
         PARTITION(PartitionScheduler::new),
         LOGICAL_CLOCK(LogicalClockScheduler::new),
         WRITESET(() -> new WritesetScheduler(64)),
-        WRITESET_SMALL_HISTORY(() -> new WritesetScheduler(3));
+        WRITESET_SMALL_HISTORY(() -> new WritesetScheduler(3)),
+        WRITESET_RUNS(() -> new WritesetScheduler(64, 8));
 
         private final Supplier<Scheduler> factory;
 
