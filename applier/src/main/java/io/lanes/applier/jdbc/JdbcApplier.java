@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.time.Instant;
@@ -109,6 +110,12 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private final ConstraintCheckSession checks;
     /** Source transactions applied into the open target transaction (none: a setting that commits is safe). */
     private int appliedSinceCommit;
+    /**
+     * Whether the open target transaction holds work of this batch (set before the first statement, cleared by commit
+     * and rollback). A connection found closed while this holds lost that work on the server: it must not be replaced
+     * silently, or the batch's remaining statements and its checkpoint would commit on a new session without it.
+     */
+    private boolean workInTransaction;
     /** Trigger statements and untranslatable definitions the DDL handler passed over in the open batch. */
     private int triggersNotCreatedInBatch;
     private int definitionsNotTranslatedInBatch;
@@ -141,6 +148,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             resolveUnknownOutcome(c);
         }
         SourceTransaction source = txn.payload();
+        workInTransaction = true;
         if (committedAfterAll.contains(context.sequence())) {
             if (context.endOfBatch()) {
                 flush();
@@ -632,6 +640,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             throw new TargetRefusedException(position, null, TargetErrorPolicy.classify(e), e);
         }
         appliedSinceCommit = 0;
+        workInTransaction = false;
         restoreChecks();
         if (triggersNotCreatedInBatch + definitionsNotTranslatedInBatch + accountStatementsNotRunInBatch > 0) {
             target.countStatementsNotApplied(triggersNotCreatedInBatch, definitionsNotTranslatedInBatch,
@@ -691,6 +700,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         skippedInBatch.clear();
         discardPendingBatch();
         appliedSinceCommit = 0;
+        workInTransaction = false;
         triggersNotCreatedInBatch = 0;
         definitionsNotTranslatedInBatch = 0;
         accountStatementsNotRunInBatch = 0;
@@ -711,6 +721,13 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             // The server ended the session (killed, restarted): some drivers ignore the rollback on such a connection
             // instead of failing it, so check here, before every use, and start afresh.
             closeConnection();
+            if (workInTransaction) {
+                // The driver learnt of the end while this batch was open (e.g. a lock-view probe failed on it during
+                // the wait for commit order): the server rolled the batch's work back. Fail the batch so that it is
+                // applied again from its start, never go on with its rest on a new session.
+                throw new SQLNonTransientConnectionException("worker " + workerId + ": the target session ended inside"
+                        + " an open transaction; its work was rolled back by the server", "08003");
+            }
         }
         if (connection == null) {
             Connection c = target.connections().open();
