@@ -125,6 +125,11 @@ public final class MySqlDdlHandler implements DdlHandler {
                 try {
                     DdlStatements.execute(target, use);
                 } catch (SQLException e) {
+                    if (e instanceof java.sql.SQLNonTransientConnectionException
+                            || e instanceof java.sql.SQLRecoverableException
+                            || (e.getSQLState() != null && e.getSQLState().startsWith("08"))) {
+                        throw e; // the session was lost (killed, restarted), not the database refused: retryable
+                    }
                     SQLSyntaxErrorException refused = new SQLSyntaxErrorException("the statement's default database `"
                             + database + "`" + (database.equals(statement.defaultSchema()) ? ""
                                     : " (source `" + statement.defaultSchema() + "`)")
