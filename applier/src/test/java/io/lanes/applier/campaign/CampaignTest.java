@@ -312,6 +312,15 @@ class CampaignTest {
         List<TableDigest.SourceTable> comparable = shapes.stream().filter(t -> !t.cascadeChild()).toList();
         Map<String, List<String>> exp = new TreeMap<>(expected);
         shapes.stream().filter(TableDigest.SourceTable::cascadeChild).forEach(t -> exp.remove(t.key()));
+        if (settings.rowImage().equals("MINIMAL")) {
+            // MariaDB computes a VIRTUAL column on read and leaves it out of MINIMAL row images (INSERT and UPDATE alike;
+            // checked with mariadb-binlog -vv), so no consumer can see its value: the sink must have none (NULL here),
+            // which would be false if Lanes put a value or another column's value under its name.
+            Map<String, List<String>> virtualAbsent = TableDigest.transform(exp, comparable,
+                    (c, v) -> c.virtual() ? TableDigest.NULL : v);
+            exp.clear();
+            exp.putAll(virtualAbsent);
+        }
         Result r = compare(seed, settings, "sink", lanesConfig, comparable, exp, model.digest(comparable), w);
         // Rows of cascade children change below the log (ON DELETE SET NULL, ON UPDATE CASCADE), so their later images
         // need not match the model: those tables are left out here as from the comparison.
