@@ -51,8 +51,11 @@ final class TableDigest {
 
     enum Kind { INT, DEC, FLOAT, DOUBLE, BIT, CHAR, TEXT, BINARY, BYTES, DATE, DATETIME, TIMESTAMP, TIME, JSON }
 
-    /** A source column: its name, kind, width in bits (integers; 0 otherwise) and information_schema DATA_TYPE. */
-    record SourceColumn(String name, Kind kind, int bits, String dataType) {
+    /**
+     * A source column: its name, kind, width in bits (integers; 0 otherwise), information_schema DATA_TYPE, and whether
+     * it is a VIRTUAL generated column (computed on read, so a MINIMAL row image never carries it).
+     */
+    record SourceColumn(String name, Kind kind, int bits, String dataType, boolean virtual) {
     }
 
     /** A source table and whether a foreign key makes it the child of a cascading parent. */
@@ -106,7 +109,7 @@ final class TableDigest {
             }
         }
         List<SourceColumn> out = new ArrayList<>();
-        try (PreparedStatement p = source.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS "
+        try (PreparedStatement p = source.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE, EXTRA FROM information_schema.COLUMNS "
                 + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
             p.setString(1, schema);
             p.setString(2, table);
@@ -114,7 +117,9 @@ final class TableDigest {
                 while (rs.next()) {
                     String name = rs.getString(1);
                     String type = rs.getString(2).toLowerCase(Locale.ROOT);
-                    out.add(new SourceColumn(name, jsonColumns.contains(name) ? Kind.JSON : kind(type), bits(type), type));
+                    String extra = rs.getString(3) == null ? "" : rs.getString(3).toUpperCase(Locale.ROOT);
+                    out.add(new SourceColumn(name, jsonColumns.contains(name) ? Kind.JSON : kind(type), bits(type), type,
+                            extra.contains("VIRTUAL GENERATED")));
                 }
             }
         }
