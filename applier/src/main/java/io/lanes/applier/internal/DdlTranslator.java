@@ -70,10 +70,45 @@ public final class DdlTranslator {
         /** Whether the column belongs to the table's primary key. */
         boolean isPrimaryKeyColumn(TableName table, String column);
 
-        /** Whether the table exists on the target (asked only for the parents of foreign keys made with checks off). */
+        /**
+         * Whether the table exists on the target (asked for the parents of foreign keys made with checks off, and for the
+         * table a CREATE TABLE IF NOT EXISTS ... LIKE would create).
+         */
         default boolean tableExists(TableName table) {
             return true;
         }
+
+        /**
+         * The table's shape on the target, for CREATE TABLE ... LIKE; null when the table does not exist there.
+         *
+         * @throws DdlSyntaxException when the catalog cannot be read
+         */
+        default TargetShape shape(TableName table) {
+            throw new DdlSyntaxException("CREATE TABLE ... LIKE needs the target's catalog of " + table.name(), 0);
+        }
+    }
+
+    /**
+     * What CREATE TABLE ... LIKE copies of a target table.
+     *
+     * @param columns the columns in order
+     * @param primaryKey the primary key's columns in key order, empty when none
+     * @param indexes the other indexes (the primary key's own index left out), under their target names
+     */
+    public record TargetShape(List<ShapeColumn> columns, List<String> primaryKey, List<ShapeIndex> indexes) {
+    }
+
+    /**
+     * @param name the column's name
+     * @param notNull whether it is NOT NULL
+     * @param defaultExpression the default as the target writes it (SQL), null when none
+     * @param identity whether the target generates its values (AUTO_INCREMENT)
+     */
+    public record ShapeColumn(String name, boolean notNull, String defaultExpression, boolean identity) {
+    }
+
+    /** An index of a target table: its target name, whether unique, its columns in order. */
+    public record ShapeIndex(String name, boolean unique, List<String> columns) {
     }
 
     /**
@@ -217,13 +252,7 @@ public final class DdlTranslator {
         tables.add(t);
         String name = qualified(t);
         if (s.likeTable() != null) {
-            if (!pg) {
-                throw new DdlSyntaxException("CREATE TABLE ... LIKE is not translated for H2", 0);
-            }
-            TableName like = map(s.likeTable());
-            tables.add(like);
-            sql.add("CREATE TABLE " + (s.ifNotExists() ? "IF NOT EXISTS " : "") + name + " (LIKE " + qualified(like)
-                    + " INCLUDING ALL)");
+            createTableLike(t, s.ifNotExists(), map(s.likeTable()));
             return;
         }
         List<String> defs = new ArrayList<>();
@@ -265,6 +294,55 @@ public final class DdlTranslator {
         }
         sql.add("CREATE TABLE " + (s.ifNotExists() ? "IF NOT EXISTS " : "") + name + " (" + String.join(", ", defs) + ")");
         afterCreate.forEach(Runnable::run);
+    }
+
+    /**
+     * CREATE TABLE a LIKE b as the target has b: the columns with their types, nullability and defaults, the primary
+     * key and the indexes (named by this translator's rule for a, as MySQL copies b's index names); no foreign keys, as
+     * MySQL copies none. PostgreSQL copies columns, defaults and identity with its own LIKE clause; the keys are added
+     * here rather than by INCLUDING INDEXES, which would name them by PostgreSQL's rule and break a later DROP INDEX.
+     * H2 has no LIKE: the columns come from a query of b with no data, NOT NULL and defaults are set from its catalog.
+     */
+    private void createTableLike(TableName t, boolean ifNotExists, TableName like) {
+        String name = qualified(t);
+        if (ifNotExists && lookup.tableExists(t)) {
+            warnings.add("CREATE TABLE IF NOT EXISTS ... LIKE: " + t.name() + " exists, nothing to do");
+            return;
+        }
+        TargetShape shape = lookup.shape(like);
+        if (shape == null) {
+            throw new DdlSyntaxException("CREATE TABLE ... LIKE " + like.schema() + "." + like.name()
+                    + ": that table does not exist on the target", 0);
+        }
+        if (pg) {
+            sql.add("CREATE TABLE " + name + " (LIKE " + qualified(like)
+                    + " INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING GENERATED INCLUDING COMMENTS)");
+        } else {
+            sql.add("CREATE TABLE " + name + " AS SELECT * FROM " + qualified(like) + " WITH NO DATA");
+            for (ShapeColumn c : shape.columns()) {
+                if (c.notNull()) {
+                    sql.add("ALTER TABLE " + name + " ALTER COLUMN " + q(c.name()) + " SET NOT NULL");
+                }
+                if (c.defaultExpression() != null && !c.identity()) {
+                    sql.add("ALTER TABLE " + name + " ALTER COLUMN " + q(c.name()) + " SET DEFAULT "
+                            + c.defaultExpression());
+                }
+                if (c.identity()) {
+                    // Row events carry every AUTO_INCREMENT value, so the copy's values never come from the target.
+                    warnings.add("AUTO_INCREMENT of " + t.name() + "." + c.name() + " is not an identity on H2 (the "
+                            + "log's rows carry its values)");
+                }
+            }
+        }
+        if (!shape.primaryKey().isEmpty()) {
+            sql.add("ALTER TABLE " + name + " ADD PRIMARY KEY (" + columnList(shape.primaryKey()) + ")");
+        }
+        String prefix = like.name() + "_";
+        for (ShapeIndex i : shape.indexes()) {
+            String sourceName = i.name().startsWith(prefix) ? i.name().substring(prefix.length()) : i.name();
+            sql.add("CREATE " + (i.unique() ? "UNIQUE " : "") + "INDEX " + q(indexName(t.name(), sourceName)) + " ON "
+                    + name + " (" + columnList(i.columns()) + ")");
+        }
     }
 
     /** MySQL's default index name rule: the given name, or the first column's, with _2, _3.. on a clash. */

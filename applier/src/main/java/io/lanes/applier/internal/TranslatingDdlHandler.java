@@ -260,6 +260,82 @@ public final class TranslatingDdlHandler implements DdlHandler {
         }
 
         @Override
+        public DdlTranslator.TargetShape shape(TableName table) {
+            try {
+                DatabaseMetaData md = connection.getMetaData();
+                String catalogArg = dialect.metadataCatalog(table.schema());
+                String schemaArg = dialect.metadataSchema(table.schema());
+                String escape = md.getSearchStringEscape();
+                List<DdlTranslator.ShapeColumn> columns = new ArrayList<>();
+                try (ResultSet rs = md.getColumns(catalogArg, schemaArg == null ? null : pattern(schemaArg, escape),
+                        pattern(table.name(), escape), "%")) {
+                    while (rs.next()) {
+                        if (!table.name().equals(rs.getString("TABLE_NAME"))
+                                || schemaArg != null && !schemaArg.equals(rs.getString("TABLE_SCHEM"))) {
+                            continue;
+                        }
+                        columns.add(new DdlTranslator.ShapeColumn(rs.getString("COLUMN_NAME"),
+                                rs.getInt("NULLABLE") == DatabaseMetaData.columnNoNulls, rs.getString("COLUMN_DEF"),
+                                "YES".equals(rs.getString("IS_AUTOINCREMENT"))));
+                    }
+                }
+                if (columns.isEmpty()) {
+                    return null;
+                }
+                java.util.TreeMap<Short, String> pk = new java.util.TreeMap<>();
+                String pkName = null;
+                try (ResultSet rs = md.getPrimaryKeys(catalogArg, schemaArg, table.name())) {
+                    while (rs.next()) {
+                        pk.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME"));
+                        pkName = rs.getString("PK_NAME");
+                    }
+                }
+                java.util.Map<String, java.util.TreeMap<Short, String>> indexColumns = new java.util.LinkedHashMap<>();
+                java.util.Map<String, Boolean> unique = new java.util.HashMap<>();
+                try (ResultSet rs = md.getIndexInfo(catalogArg, schemaArg, table.name(), false, false)) {
+                    while (rs.next()) {
+                        String index = rs.getString("INDEX_NAME");
+                        if (index == null || rs.getShort("TYPE") == DatabaseMetaData.tableIndexStatistic) {
+                            continue;
+                        }
+                        indexColumns.computeIfAbsent(index, k -> new java.util.TreeMap<>())
+                                .put(rs.getShort("ORDINAL_POSITION"), rs.getString("COLUMN_NAME"));
+                        unique.put(index, !rs.getBoolean("NON_UNIQUE"));
+                    }
+                }
+                List<DdlTranslator.ShapeIndex> indexes = new ArrayList<>();
+                List<String> pkColumns = List.copyOf(pk.values());
+                for (var e : indexColumns.entrySet()) {
+                    List<String> cols = List.copyOf(e.getValue().values());
+                    // The primary key's own index: PostgreSQL names it as the constraint, H2 PRIMARY_KEY_...
+                    boolean primary = e.getKey().equals(pkName) || unique.get(e.getKey()) && cols.equals(pkColumns)
+                            && e.getKey().startsWith("PRIMARY_KEY_");
+                    if (!primary) {
+                        indexes.add(new DdlTranslator.ShapeIndex(e.getKey(), unique.get(e.getKey()), cols));
+                    }
+                }
+                return new DdlTranslator.TargetShape(columns, pkColumns, indexes);
+            } catch (SQLException e) {
+                throw new DdlSyntaxException("cannot read the target's definition of " + table.name() + ": "
+                        + e.getMessage(), 0);
+            }
+        }
+
+        private static String pattern(String name, String escape) {
+            if (escape == null || escape.isEmpty()) {
+                return name;
+            }
+            StringBuilder sb = new StringBuilder();
+            for (char c : name.toCharArray()) {
+                if (c == '_' || c == '%' || escape.indexOf(c) >= 0) {
+                    sb.append(escape);
+                }
+                sb.append(c);
+            }
+            return sb.toString();
+        }
+
+        @Override
         public boolean isPrimaryKeyColumn(TableName table, String column) {
             try {
                 TargetTable t = catalog != null ? catalog.find(connection, table.schema(), table.name())
