@@ -55,6 +55,15 @@ class PartitionPlacementTest {
                 // Every key idle between rounds: it must come back to its own worker (affinity), not to the worker
                 // chosen last nor to another key's.
                 assertTrue(e.awaitLowWaterMark(last, Duration.ofSeconds(60)), "stalled at " + e.stats());
+                // The low-water mark moves at the commit; a worker drops its in-flight count just after. On a loaded
+                // machine a worker can be descheduled in between, and its key, not yet idle, would rightly go to
+                // another worker: wait until every worker is idle, which is what this test means by "between rounds".
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!e.stats().workers().stream().allMatch(w -> w.queuedTransactions() == 0
+                        && w.state() == WaitState.IDLE)) {
+                    assertTrue(System.nanoTime() < deadline, "workers not idle: " + e.stats().workers());
+                    LockSupport.parkNanos(100_000);
+                }
             }
             List<WorkerStats> workers = e.stats().workers();
             for (WorkerStats w : workers) {
