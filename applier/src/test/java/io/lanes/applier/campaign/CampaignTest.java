@@ -317,11 +317,17 @@ class CampaignTest {
         if (settings.rowImage().equals("MINIMAL")) {
             // MariaDB computes a VIRTUAL column on read and leaves it out of MINIMAL row images (INSERT and UPDATE alike;
             // checked with mariadb-binlog -vv), so no consumer can see its value: the sink must have none (NULL here),
-            // which would be false if Lanes put a value or another column's value under its name.
-            Map<String, List<String>> virtualAbsent = TableDigest.transform(exp, comparable,
-                    (c, v) -> c.virtual() ? TableDigest.NULL : v);
-            exp.clear();
-            exp.putAll(virtualAbsent);
+            // which would be false if Lanes put a value or another column's value under its name. A table without a
+            // row key (no primary key, no unique key on NOT NULL columns) is the exception: MariaDB logs its MINIMAL
+            // images whole, VIRTUAL columns included, so there the sink must hold the source's value.
+            List<TableDigest.SourceTable> keyed = comparable.stream().filter(t -> !t.loggedWhole()).toList();
+            Map<String, List<String>> keyedExpected = new TreeMap<>();
+            keyed.forEach(t -> {
+                if (exp.containsKey(t.key())) {
+                    keyedExpected.put(t.key(), exp.get(t.key()));
+                }
+            });
+            exp.putAll(TableDigest.transform(keyedExpected, keyed, (c, v) -> c.virtual() ? TableDigest.NULL : v));
         }
         Result r = compare(seed, settings, "sink", lanesConfig, comparable, exp, model.digest(comparable), w);
         // Rows of cascade children change below the log (ON DELETE SET NULL, ON UPDATE CASCADE), so their later images

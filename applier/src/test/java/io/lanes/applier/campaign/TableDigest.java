@@ -59,7 +59,14 @@ final class TableDigest {
     }
 
     /** A source table and whether a foreign key makes it the child of a cascading parent. */
-    record SourceTable(String schema, String name, List<SourceColumn> columns, boolean cascadeChild) {
+    /**
+     * A source table's final shape.
+     *
+     * @param loggedWhole the table has neither a primary key nor a unique key on NOT NULL columns (which MariaDB
+     *     promotes to one): its MINIMAL row images carry every column, VIRTUAL ones included, as FULL images do
+     */
+    record SourceTable(String schema, String name, List<SourceColumn> columns, boolean cascadeChild,
+            boolean loggedWhole) {
         String key() {
             return schema + "." + name;
         }
@@ -87,7 +94,7 @@ final class TableDigest {
             }
             for (String table : names) {
                 tables.add(new SourceTable(schema, table, columns(source, schema, table), isCascadeChild(source, schema,
-                        table)));
+                        table), !hasRowKey(source, schema, table)));
             }
         }
         return tables;
@@ -124,6 +131,19 @@ final class TableDigest {
             }
         }
         return out;
+    }
+
+    /** Whether the table has a primary key or a unique key whose columns are all NOT NULL. */
+    private static boolean hasRowKey(Connection source, String schema, String table) throws SQLException {
+        try (PreparedStatement p = source.prepareStatement("SELECT INDEX_NAME FROM information_schema.STATISTICS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 GROUP BY INDEX_NAME"
+                + " HAVING SUM(NULLABLE = 'YES') = 0")) {
+            p.setString(1, schema);
+            p.setString(2, table);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     private static boolean isCascadeChild(Connection source, String schema, String table) throws SQLException {
