@@ -53,7 +53,8 @@ import org.junit.jupiter.api.io.TempDir;
  * their own that ends before Lanes reads the files.
  *
  * <p>Properties: {@code campaign.seeds} (24 here; {@code -Pcampaign} runs thousands), {@code campaign.firstSeed} (1),
- * {@code campaign.seed} (one seed: a replay), {@code campaign.settings} (override the rotation:
+ * {@code campaign.seed} (one seed: a replay), {@code campaign.seedList} (seeds separated by commas, each with the
+ * rotation's settings: a replay of a run's failures), {@code campaign.settings} (override the rotation:
  * {@code image=MINIMAL,metadata=FULL,compress=on,sbr=off,zero=off,generated=off}), {@code campaign.targets}
  * ({@code h2,postgresql,mariadb,sink}), {@code campaign.lanes} (scheduler/workers/order for every target, e.g.
  * {@code writeset/8/strict}), {@code campaign.scale} (1), {@code campaign.bigRows} (rows of the big transaction, 200),
@@ -91,6 +92,10 @@ class CampaignTest {
         List<Long> seeds = new ArrayList<>();
         if (System.getProperty("campaign.seed") != null) {
             seeds.add(Long.getLong("campaign.seed"));
+        } else if (System.getProperty("campaign.seedList") != null) {
+            for (String seed : System.getProperty("campaign.seedList").split(",")) {
+                seeds.add(Long.parseLong(seed.trim()));
+            }
         } else {
             long first = Long.getLong("campaign.firstSeed", 1);
             int count = Integer.getInteger("campaign.seeds", 24);
