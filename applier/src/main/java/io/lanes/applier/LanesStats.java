@@ -76,4 +76,22 @@ public record LanesStats(
         }
         return Math.min(1.0, (double) sourceBytesRead / sourceBytesTotal);
     }
+
+    /** The counters of a running or stopped pipeline, each read once. */
+    static LanesStats of(Lanes.State state, double seconds, boolean inline, Pipeline p, EngineStats es,
+            String resumedAfter, PipelineProgress.Snapshot progress, long skippedByErrorPolicy,
+            StatementStats statements) {
+        long read = p == null ? 0 : p.transactionsRead();
+        long committed = es == null ? 0 : es.committed();
+        if (es != null && inline) {
+            // Without workers everything submitted is committed when submit returns.
+            committed = Math.max(committed, read);
+        }
+        return new LanesStats(state, seconds, committed, read, p == null ? 0 : p.transactionsSkipped(),
+                p == null ? 0 : p.events(), p == null ? 0 : p.rows(), p == null ? 0 : p.sourceBytesRead(),
+                p == null ? -1 : p.sourceBytesTotal(), p == null ? null : p.sourcePosition(), resumedAfter,
+                skippedByErrorPolicy, es, progress.rowsApplied(), progress.lastAppliedSourceMillis(),
+                progress.appliedPosition(), progress.lagSeconds(), progress.sourceEndPosition(),
+                progress.sourceBehindBytes(), statements);
+    }
 }

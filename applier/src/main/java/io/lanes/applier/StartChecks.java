@@ -6,16 +6,51 @@ import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.JdbcTarget;
 import io.lanes.core.Engine;
 import io.lanes.core.RecoveryPoint;
+import io.lanes.applier.schema.SchemaHistory;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What {@link Lanes#start()} checks before it starts reading, each as the {@link LanesException} it throws, or null when
  * the check passes: so that a pipeline that cannot run says why at once, before anything is applied. Stateless.
  */
 final class StartChecks {
+    private static final Logger LOG = LoggerFactory.getLogger(Lanes.class);
+
     private StartChecks() {
+    }
+
+    /**
+     * The configured source files, each readable and none repeating or going backwards, and the schema file, whose
+     * definitions are loaded into {@code history}: the first problem, or null.
+     */
+    static LanesException sources(LanesConfig config, SchemaHistory history) {
+        for (Path f : config.sourceFiles) { // none for a live source
+            LanesException unusable = sourceFile(f);
+            if (unusable != null) {
+                return unusable;
+            }
+        }
+        try {
+            SourceOrderGuard.checkFiles(config.sourceFiles);
+        } catch (IllegalArgumentException repeated) {
+            return new LanesException(repeated.getMessage() + "; nothing was applied", null, null);
+        }
+        if (config.sourceSchemaFile != null) {
+            try {
+                history.loadSchemaFile(config.sourceSchemaFile);
+            } catch (IOException | RuntimeException ex) {
+                return new LanesException("cannot read the schema file " + config.sourceSchemaFile + ": "
+                        + ex.getMessage() + "; nothing was applied", null, ex);
+            }
+            LOG.info("lanes pipeline '{}': schema file {} gives {} table definitions", config.pipeline,
+                    config.sourceSchemaFile, history.tables().size());
+        }
+        return null;
     }
 
     /** A source file that cannot be read: missing, a directory, not a regular file, not readable. */

@@ -173,21 +173,21 @@ class LanesConfigTest {
     void aCheckpointedPositionResumesByGtidWhenItHasOne() {
         // checkpoints written by earlier releases hold exactly these texts: they resume as they did
         String mysql = "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-42";
-        assertEquals(StartPosition.mariaDbGtid("0-1-55,1-2-7"), Lanes.resumePosition("bin.000002:1234 gtid=0-1-55,1-2-7"));
-        assertEquals(StartPosition.mysqlGtidSet(mysql), Lanes.resumePosition("bin.000002:1234 gtid=" + mysql));
-        assertEquals(StartPosition.file("bin.000002", 1234), Lanes.resumePosition("bin.000002:1234"));
+        assertEquals(StartPosition.mariaDbGtid("0-1-55,1-2-7"), LiveSource.resumePosition("bin.000002:1234 gtid=0-1-55,1-2-7"));
+        assertEquals(StartPosition.mysqlGtidSet(mysql), LiveSource.resumePosition("bin.000002:1234 gtid=" + mysql));
+        assertEquals(StartPosition.file("bin.000002", 1234), LiveSource.resumePosition("bin.000002:1234"));
         assertEquals(StartPosition.mysqlGtidSet(mysql + ":mytag:1-3"),
-                Lanes.resumePosition("bin.000002:1234 gtid=" + mysql + ":mytag:1-3"));
+                LiveSource.resumePosition("bin.000002:1234 gtid=" + mysql + ":mytag:1-3"));
         // printed in the one text form, which reads back the same
-        assertEquals("gtid=0-1-55,1-2-7", Lanes.resumePosition("bin.000002:1234 gtid=0-1-55,1-2-7").toString());
-        assertEquals("gtid=" + mysql, Lanes.resumePosition("bin.000002:1234 gtid=" + mysql).toString());
-        assertEquals("bin.000002:1234", Lanes.resumePosition("bin.000002:1234").toString());
+        assertEquals("gtid=0-1-55,1-2-7", LiveSource.resumePosition("bin.000002:1234 gtid=0-1-55,1-2-7").toString());
+        assertEquals("gtid=" + mysql, LiveSource.resumePosition("bin.000002:1234 gtid=" + mysql).toString());
+        assertEquals("bin.000002:1234", LiveSource.resumePosition("bin.000002:1234").toString());
         // the start forms of earlier releases still read as configuration
         assertEquals(StartPosition.file("bin.000002", 1234), StartPosition.parse("file:bin.000002:1234"));
         assertEquals(StartPosition.mysqlGtidSet(mysql), StartPosition.parse("mysql-gtid:" + mysql));
         assertEquals(StartPosition.mariaDbGtid("0-1-55"), StartPosition.parse("mariadb-gtid:0-1-55"));
         // a GTID state that does not parse is refused, not read as a file position
-        assertThrows(IllegalArgumentException.class, () -> Lanes.resumePosition("bin.000002:1234 gtid=0-1"));
+        assertThrows(IllegalArgumentException.class, () -> LiveSource.resumePosition("bin.000002:1234 gtid=0-1"));
     }
 
     @Test

@@ -61,15 +61,15 @@ class TaggedGtidLiveTest {
 
     @Test
     void theCatchUpTargetKeepsTaggedSourcesApart() {
-        GtidSet want = Lanes.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5,\n" + U + ":x:7", false);
+        GtidSet want = LiveSource.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5,\n" + U + ":x:7", false);
         assertEquals(U + ":1-13:mytag:1-5:x:7", want.toString());
-        GtidSet upper = Lanes.LiveCatchUpTarget.parseGtids(U.toUpperCase() + ":MyTag:1-5:X:7", false);
+        GtidSet upper = LiveSource.LiveCatchUpTarget.parseGtids(U.toUpperCase() + ":MyTag:1-5:X:7", false);
         assertEquals(U + ":mytag:1-5:x:7", upper.toString());
-        assertTrue(Lanes.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5:x:7", false).containsAll(want));
+        assertTrue(LiveSource.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5:x:7", false).containsAll(want));
         // mytag:4-5 missing: untagged 1-13 does not cover them
-        assertFalse(Lanes.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-3:x:7", false).containsAll(want));
-        assertFalse(Lanes.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5", false).containsAll(want));
-        assertNull(Lanes.LiveCatchUpTarget.parseGtids("not a set", false));
+        assertFalse(LiveSource.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-3:x:7", false).containsAll(want));
+        assertFalse(LiveSource.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5", false).containsAll(want));
+        assertNull(LiveSource.LiveCatchUpTarget.parseGtids("not a set", false));
     }
 
     /** One run to caught-up against a fake source serving {@code binlog}; returns where it started. */

@@ -44,17 +44,15 @@ import java.util.Set;
  * CREATE/ALTER/DROP/RENAME/TRUNCATE TABLE, CREATE/DROP INDEX. Anything else, or any clause it does not know, is a
  * {@link DdlSyntaxException}: a statement is either understood fully or refused, never half-translated.
  */
-public final class MySqlDdlParser {
+public final class MySqlDdlParser extends SqlTokenCursor {
     /** sql_mode bits that change how SQL is tokenized. */
     public static final long MODE_ANSI_QUOTES = 4;
     public static final long MODE_NO_BACKSLASH_ESCAPES = 1L << 20;
 
     private static final Set<String> REFERENCE_ACTIONS = Set.of("RESTRICT", "CASCADE", "SET", "NO");
 
-    private final List<SqlToken> tokens;
     private final String defaultSchema;
     private final List<SqlToken> schemaTokens = new ArrayList<>();
-    private int pos;
     /** The schema history reads definitions only: generated columns and CREATE OR REPLACE are understood. */
     private boolean definitionsOnly;
     private String columnCharset;
@@ -72,7 +70,7 @@ public final class MySqlDdlParser {
     }
 
     private MySqlDdlParser(List<SqlToken> tokens, String defaultSchema) {
-        this.tokens = tokens;
+        super(tokens);
         this.defaultSchema = defaultSchema;
     }
 
@@ -854,104 +852,5 @@ public final class MySqlDdlParser {
     private String schemaName() {
         schemaTokens.add(peek());
         return name();
-    }
-
-    private String name() {
-        SqlToken t = next();
-        if (!t.isName()) {
-            throw error("expected a name, found " + describe(t));
-        }
-        return t.text();
-    }
-
-    private void skipBalanced() {
-        expectSymbol("(");
-        int depth = 1;
-        while (depth > 0) {
-            SqlToken t = next();
-            if (t.type() == Type.END) {
-                throw error("unbalanced parentheses");
-            }
-            if (t.isSymbol("(")) {
-                depth++;
-            } else if (t.isSymbol(")")) {
-                depth--;
-            }
-        }
-    }
-
-    private void skipToEnd() {
-        while (peek().type() != Type.END && !peek().isSymbol(";")) {
-            pos++;
-        }
-    }
-
-    private SqlToken peek() {
-        return tokens.get(pos);
-    }
-
-    private SqlToken peekAt(int ahead) {
-        return tokens.get(Math.min(pos + ahead, tokens.size() - 1));
-    }
-
-    private SqlToken next() {
-        SqlToken t = tokens.get(pos);
-        if (t.type() == Type.END) {
-            throw error("unexpected end of statement");
-        }
-        pos++;
-        return t;
-    }
-
-    private boolean accept(String keyword) {
-        if (peek().is(keyword) || keyword.equals("=") && peek().isSymbol("=")) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    private boolean acceptSymbol(String symbol) {
-        if (peek().isSymbol(symbol)) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    private boolean acceptSequence(String... keywords) {
-        for (int i = 0; i < keywords.length; i++) {
-            if (!peekAt(i).is(keywords[i])) {
-                return false;
-            }
-        }
-        pos += keywords.length;
-        return true;
-    }
-
-    private void expect(String keyword) {
-        if (!accept(keyword)) {
-            throw error("expected " + keyword + ", found " + describe(peek()));
-        }
-    }
-
-    private void expectSymbol(String symbol) {
-        if (!acceptSymbol(symbol)) {
-            throw error("expected '" + symbol + "', found " + describe(peek()));
-        }
-    }
-
-    private void expectType(Type type) {
-        if (next().type() != type) {
-            throw error("expected a " + type.name().toLowerCase(Locale.ROOT));
-        }
-    }
-
-    private String describe(SqlToken t) {
-        return t.type() == Type.END ? "the end of the statement" : "'" + t.text() + "'";
-    }
-
-    private DdlSyntaxException error(String message) {
-        return new DdlSyntaxException(message, peek().offset());
     }
 }

@@ -19,7 +19,7 @@ import java.util.Objects;
  *         .checkpointStore(target.checkpointStore()).workers(8).build();
  * }</pre>
  */
-public final class JdbcTarget {
+public final class JdbcTarget implements io.lanes.applier.Target {
     private final ConnectionFactory connections;
     private final boolean inProcess;
     private final Dialect dialect;
@@ -96,6 +96,7 @@ public final class JdbcTarget {
      * Creates one {@link JdbcApplier} per worker; declared {@linkplain ApplierFactory#appliesInProcess() in process} for
      * a database that runs inside this JVM (see {@link Builder#appliesInProcess}).
      */
+    @Override
     public ApplierFactory<SourceTransaction> applierFactory() {
         ApplierFactory<SourceTransaction> f = workerId -> new JdbcApplier(this, workerId);
         return inProcess ? ApplierFactory.inProcess(f) : f;
@@ -120,6 +121,7 @@ public final class JdbcTarget {
      * pipeline (creating the table when absent), worker checkpoints are written by the appliers inside their commits, the
      * engine's low-water mark on a connection of the store's own.
      */
+    @Override
     public CheckpointStore checkpointStore() {
         return new JdbcCheckpointStore(connections, dialect, checkpointTable, pipeline);
     }

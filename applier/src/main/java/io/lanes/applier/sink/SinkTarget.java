@@ -31,7 +31,7 @@ import java.util.concurrent.ExecutionException;
  *
  * Immutable and thread-safe.
  */
-public final class SinkTarget {
+public final class SinkTarget implements io.lanes.applier.Target {
     private final TransactionSink sink;
     private final FileCheckpointStore store;
     private final String pipeline;
@@ -42,6 +42,7 @@ public final class SinkTarget {
         this.pipeline = Objects.requireNonNull(pipeline, "pipeline");
     }
 
+    @Override
     public ApplierFactory<SourceTransaction> applierFactory() {
         return SinkApplier::new;
     }
@@ -51,6 +52,7 @@ public final class SinkTarget {
      * written by the appliers after the acknowledgements (so {@code saveWorkerCheckpoint}, called before the commit,
      * does nothing).
      */
+    @Override
     public CheckpointStore checkpointStore() {
         return new CheckpointStore() {
             @Override

@@ -1,0 +1,278 @@
+package io.lanes.applier;
+
+import io.lanes.applier.internal.SourceEndMonitor;
+import io.lanes.applier.internal.StartPrefix;
+import io.lanes.applier.schema.InformationSchemaSeed;
+import io.lanes.binlog.BinlogEvent;
+import io.lanes.binlog.BinlogEventDecoder;
+import io.lanes.binlog.BinlogReaderOptions;
+import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.PreviousGtidsEvent;
+import io.lanes.binlog.TransactionAssembler;
+import io.lanes.binlog.gtid.GtidSet;
+import io.lanes.binlog.gtid.MariaDbGtidPosition;
+import io.lanes.binlog.gtid.MySqlGtidSet;
+import io.lanes.binlog.gtid.SourcePosition;
+import io.lanes.binlog.replication.ReplicationClient;
+import io.lanes.binlog.replication.ReplicationEvent;
+import io.lanes.binlog.replication.ReplicationException;
+import io.lanes.binlog.replication.ServerInfo;
+import io.lanes.binlog.replication.StartPosition;
+import io.lanes.core.Engine;
+import io.lanes.core.RecoveryPoint;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A live server followed over the replication protocol: the stream starts where the checkpoint says (its GTID state
+ * when it has one, else its file and offset), or at the configured start on a fresh target, so the server sends exactly
+ * the transactions after the low-water mark in their original order; the client reconnects by itself after a lost
+ * connection.
+ *
+ * <p>Caught up: first once everything the server had written when this run connected is committed, that is once the
+ * stream, between transactions, has reached the end of the server's binlog as SHOW MASTER STATUS reported it at connect
+ * ({@link ServerInfo#endPosition()}), or, on a GTID stream, covers the server's {@code @@gtid_binlog_pos} (MariaDB) or
+ * {@code @@global.gtid_executed} (MySQL) of then; writes after the connect are not waited for, and a pause in the stream
+ * before that point is not taken for the end. Afterwards (a follower) again whenever the stream is idle between
+ * transactions with everything read committed. When the server reported neither, only the idle rule applies.
+ *
+ * <p>Threads: as {@link Source}; {@link #client()} and {@link #sourceEnd()} may be read from any thread.
+ */
+final class LiveSource implements Source {
+    private static final Logger LOG = LoggerFactory.getLogger(LiveSource.class);
+
+    private final ReplicationClient.Builder clientBuilder;
+    private final StartPosition configuredStart;
+    private final BinlogReaderOptions options;
+    private final Duration statusInterval;
+    private final SchemaMapping mapping;
+    private final boolean seedHistory;
+    private volatile ReplicationClient client;
+    private volatile SourceEndMonitor sourceEnd;
+
+    /**
+     * @param seedHistory whether to add the source's information_schema definitions to the history (not when it was
+     *     restored as in force at the checkpoint)
+     */
+    LiveSource(ReplicationClient.Builder clientBuilder, StartPosition configuredStart, BinlogReaderOptions options,
+            Duration statusInterval, SchemaMapping mapping, boolean seedHistory) {
+        this.clientBuilder = clientBuilder;
+        this.configuredStart = configuredStart;
+        this.options = options;
+        this.statusInterval = statusInterval;
+        this.mapping = mapping;
+        this.seedHistory = seedHistory;
+    }
+
+    @Override
+    public boolean live() {
+        return true;
+    }
+
+    /** The connected client (null before the connect): its reconnect state and counters, for stats. */
+    ReplicationClient client() {
+        return client;
+    }
+
+    /** The monitor of the server's binlog end (null when not running or disabled), for lag in bytes. */
+    SourceEndMonitor sourceEnd() {
+        return sourceEnd;
+    }
+
+    @Override
+    public void close() {
+        SourceEndMonitor m = sourceEnd;
+        if (m != null) {
+            m.close();
+        }
+    }
+
+    @Override
+    public void run(Pipeline pipeline) throws Exception {
+        Engine<SourceTransaction> e = pipeline.engine();
+        BinlogBridge bridge = pipeline.bridge();
+        RecoveryPoint from = pipeline.from();
+        StartPosition start = from.position() == null ? configuredStart : resumePosition(from.position());
+        bridge.startingAt(start); // checkpoints carry the whole GTID state, not only what this run saw
+        // A fresh start in the middle of a file reads the file from its beginning for the GTIDs before the position
+        // (the server sends neither them nor the file's PREVIOUS_GTIDS otherwise). A resume needs no such read: a
+        // checkpoint of a GTID source carries its GTID set and resumes by it.
+        StartPrefix prefix = from.position() == null ? StartPrefix.before(start) : null;
+        try (ReplicationClient c = clientBuilder.startPosition(prefix == null ? start : prefix.dumpFrom()).build()) {
+            if (seedHistory) {
+                seedFromSource(c, pipeline);
+            }
+            ServerInfo atConnect = c.start();
+            client = c;
+            if (!statusInterval.isZero()) {
+                sourceEnd = SourceEndMonitor.start(c, statusInterval, pipeline.name());
+            }
+            if (atConnect != null && atConnect.mariaDb() && start instanceof StartPosition.FilePosition) {
+                // A MariaDB dump from a file position carries no history: the server's BINLOG_GTID_POS for the dump
+                // position (the start, or the start file's beginning when a prefix is read) gives every domain's last
+                // GTID before it, the prefix's transactions then advance it to the start.
+                String before = atConnect.startGtidPosition();
+                if (before != null) {
+                    bridge.mariaDbPositionBefore(before);
+                    LOG.info("lanes pipeline '{}': a MariaDB source followed from a file position ({}): GTID position"
+                            + " before {} on the server: '{}'", pipeline.name(), start,
+                            prefix == null ? start : prefix.dumpFrom(), before);
+                } else {
+                    LOG.warn("lanes pipeline '{}': a MariaDB source followed from a file position ({}) refused"
+                            + " BINLOG_GTID_POS: checkpoints carry the last GTID of each domain this run saw (and the"
+                            + " start file before the position), not the domains it did not see; start from a GTID"
+                            + " position (?gtid=) for a complete one", pipeline.name(), start);
+                }
+            }
+            follow(c, pipeline, e, bridge, prefix, LiveCatchUpTarget.of(atConnect));
+        }
+    }
+
+    private void follow(ReplicationClient c, Pipeline pipeline, Engine<SourceTransaction> e, BinlogBridge bridge,
+            StartPrefix prefix, LiveCatchUpTarget target) throws Exception {
+        long targetSequence = -1; // the last transaction up to the target, once the stream reached it
+        long targetMarkedUntil = -1;
+        long bytesRead = 0;
+        BinlogEventDecoder decoder = c.newDecoderForDelivered(options);
+        TransactionAssembler assembler = new TransactionAssembler();
+        while (!pipeline.stopRequested()) {
+            ReplicationEvent raw = c.poll(Duration.ZERO);
+            if (raw == null) {
+                // The stream paused: with 0 workers, commit what is open before waiting for more.
+                e.flush();
+                raw = c.poll(Duration.ofMillis(100));
+            }
+            if (targetSequence < 0 && raw == null && target == null && !assembler.insideTransaction()) {
+                targetSequence = pipeline.lastSequence(); // nothing to compare with: the idle rule alone
+            }
+            if (targetSequence >= 0 && e.lowWaterMark() >= targetSequence) {
+                long now = System.nanoTime();
+                if (targetMarkedUntil < 0) {
+                    // marked for a second, so that a caller polling awaitCaughtUp in a loop cannot miss it between
+                    // two calls even if the stream never pauses afterwards
+                    targetMarkedUntil = now + TimeUnit.SECONDS.toNanos(1);
+                    pipeline.markCaughtUp();
+                } else if (now - targetMarkedUntil < 0) {
+                    pipeline.markCaughtUp();
+                } else if (raw == null && !assembler.insideTransaction()
+                        && e.lowWaterMark() >= pipeline.lastSequence()) {
+                    pipeline.markCaughtUp();
+                }
+            }
+            if (raw == null) {
+                continue;
+            }
+            byte[] b = raw.bytes();
+            BinlogEvent event = decoder.decodeRetainingIfAccepted(b, raw.position());
+            if (event instanceof PreviousGtidsEvent p) {
+                bridge.previousGtids(p);
+            }
+            if (prefix != null && prefix.take(raw, event)) {
+                for (BinlogTransaction t; (t = prefix.poll()) != null; ) {
+                    pipeline.skip(t); // executed before the start: its GTID (and definitions) only
+                }
+            } else if (event != null) {
+                bytesRead += b.length;
+                pipeline.sourceBytesRead(bytesRead);
+                assembler.accept(event, raw.binlogFile());
+                for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
+                    if (!pipeline.offer(t)) {
+                        return;
+                    }
+                }
+            }
+            if (targetSequence < 0 && target != null && raw.endsTransaction() && !assembler.insideTransaction()
+                    && target.reachedBy(raw)) {
+                targetSequence = pipeline.lastSequence();
+            }
+        }
+    }
+
+    /**
+     * Adds the definitions of the source's tables that neither a schema file nor a saved history gave, from its
+     * information_schema. A server that refuses is logged: the log's own DDL and the target's catalog remain, and a
+     * row event none of them explains stops the pipeline naming its table.
+     */
+    private void seedFromSource(ReplicationClient c, Pipeline pipeline) {
+        try {
+            int added = InformationSchemaSeed.seed(pipeline.history(), mapping, c::queryRows,
+                    "the source's information_schema");
+            LOG.info("lanes pipeline '{}': {} table definitions from the source's information_schema", pipeline.name(),
+                    added);
+        } catch (ReplicationException e) {
+            LOG.warn("lanes pipeline '{}': cannot read the source's information_schema ({}): row events logged "
+                    + "without column names rely on the log's own DDL, a schema file (lanes.source.schema-file) or "
+                    + "the target's catalog", pipeline.name(), e.getMessage());
+        }
+    }
+
+    /** The start of a stream that resumes after a checkpointed position: its GTID state, else its file position. */
+    static StartPosition resumePosition(String checkpointed) {
+        return StartPosition.resumingAt(SourcePosition.parse(checkpointed));
+    }
+
+    /**
+     * Where the server's binlog ended when a live run connected: its file and position, and on MariaDB its GTID
+     * position (the stream may start from a GTID and skip to the end without sending a real event to compare).
+     */
+    record LiveCatchUpTarget(StartPosition.FilePosition end, GtidSet gtids) {
+        static LiveCatchUpTarget of(ServerInfo info) {
+            if (info == null) {
+                return null;
+            }
+            GtidSet gtids = parseGtids(info.currentGtidPosition(), info.mariaDb());
+            if (info.endPosition() == null && gtids == null) {
+                return null;
+            }
+            return new LiveCatchUpTarget(info.endPosition(), gtids);
+        }
+
+        /** True when the stream, after {@code e} (between transactions), has everything up to the target. */
+        boolean reachedBy(ReplicationEvent e) {
+            if (gtids != null) {
+                GtidSet have = null;
+                if (e.resumePosition() instanceof StartPosition.MariaDbGtids g) {
+                    have = parseGtids(g.gtidPosition(), true);
+                } else if (e.resumePosition() instanceof StartPosition.MySqlGtids g) {
+                    have = parseGtids(g.gtidSet(), false);
+                }
+                if (have != null && have.containsAll(gtids)) {
+                    return true;
+                }
+            }
+            if (end == null || e.binlogFile() == null) {
+                return false;
+            }
+            int files = compareBinlogFiles(e.binlogFile(), end.file());
+            return files > 0 || (files == 0 && e.nextPosition() >= end.position());
+        }
+
+        /** A server's GTID state text of the given flavour; null when absent or not one. */
+        static GtidSet parseGtids(String text, boolean mariaDb) {
+            if (text == null) {
+                return null;
+            }
+            try {
+                return mariaDb ? MariaDbGtidPosition.parse(text) : MySqlGtidSet.parse(text);
+            } catch (IllegalArgumentException notOne) {
+                return null;
+            }
+        }
+
+        /** Binlog files of one server ordered by their numeric extension (bin.000009 < bin.000010 < bin.1000000). */
+        static int compareBinlogFiles(String a, String b) {
+            int da = a.lastIndexOf('.');
+            int db = b.lastIndexOf('.');
+            if (da > 0 && db > 0 && a.substring(0, da).equals(b.substring(0, db))) {
+                try {
+                    return Long.compare(Long.parseLong(a.substring(da + 1)), Long.parseLong(b.substring(db + 1)));
+                } catch (NumberFormatException notNumbered) {
+                    // fall through to the names
+                }
+            }
+            return a.compareTo(b);
+        }
+    }
+}
