@@ -393,15 +393,15 @@ public final class Lanes implements AutoCloseable {
         Engine<SourceTransaction> e = engine;
         long end = stopNanos != 0 ? stopNanos : System.nanoTime();
         EngineStats es = e == null ? null : e.stats();
-        RecoveryPoint rp = recoveryPoint;
+        String resumedAfter = recoveryPoint == null ? null : recoveryPoint.position();
         LiveSource live = source instanceof LiveSource l ? l : null;
+        PipelineProgress.Snapshot now = progress.snapshot(es == null ? 0 : es.lowWaterMark(),
+                config.sourceClient != null, caughtUp(), live == null ? null : live.client(),
+                live == null ? null : live.sourceEnd(), resumedAfter);
         PipelineTarget t = target;
         return LanesStats.of(s, startNanos == 0 ? 0 : (end - startNanos) / 1e9, config.workers == 0, pipeline, es,
-                rp == null ? null : rp.position(), progress.snapshot(es == null ? 0 : es.lowWaterMark(), config.sourceClient != null,
-                        caughtUp(), live == null ? null : live.client(), live == null ? null : live.sourceEnd(),
-                        rp == null ? null : rp.position()),
-                t == null ? 0 : t.transactionsSkippedByErrorPolicy(), statementCounters.snapshot(t == null ? null
-                        : t.jdbc()));
+                resumedAfter, now, t == null ? 0 : t.transactionsSkippedByErrorPolicy(),
+                statementCounters.snapshot(t == null ? null : t.jdbc()));
     }
 
     private void closeTarget() {

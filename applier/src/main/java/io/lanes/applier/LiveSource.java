@@ -178,7 +178,7 @@ final class LiveSource implements Source {
                 pipeline.sourceBytesRead(bytesRead);
                 assembler.accept(event, raw.binlogFile());
                 for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
-                    if (!pipeline.offer(t)) {
+                    if (!pipeline.submit(t)) {
                         return;
                     }
                 }

@@ -101,8 +101,8 @@ final class Pipeline {
     }
 
     /**
-     * Hands over one transaction read from the source: passed over while the checkpoint covers it, else converted and
-     * submitted.
+     * Hands over one transaction of an input read from its beginning (files): passed over while the checkpoint covers
+     * it, else converted and submitted.
      *
      * @return false when the engine halted or a stop was requested during the apply delay (the source stops reading)
      */
@@ -112,7 +112,7 @@ final class Pipeline {
             transactionsSkipped++;
             return true;
         }
-        return dispatch(t);
+        return submit(t);
     }
 
     /**
@@ -140,8 +140,13 @@ final class Pipeline {
         }
     }
 
-    /** Converts and submits one transaction; false when the engine halted (the caller stops reading). */
-    private boolean dispatch(BinlogTransaction t) throws Exception {
+    /**
+     * Converts and submits one transaction that comes after the checkpoint: what a live source reads (the server starts
+     * the stream after it), or what {@link #offer} lets through.
+     *
+     * @return false when the engine halted or a stop was requested during the apply delay (the source stops reading)
+     */
+    boolean submit(BinlogTransaction t) throws Exception {
         if (caughtUp) {
             caughtUp = false;
             onRunning.run();

@@ -8,7 +8,7 @@ import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;
-import io.lanes.binlog.replication.TaggedGtidBinlogs;
+import io.lanes.binlog.testing.TaggedGtidFixtures;
 import io.lanes.binlog.replication.TlsSettings;
 import io.lanes.core.RecoveryPoint;
 import java.io.InputStream;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * so does the fake source serving these real MySQL binlogs.
  */
 class FilePositionGtidSeedTest {
-    static final String U = TaggedGtidBinlogs.UUID;
+    static final String U = TaggedGtidFixtures.UUID;
     /** The server's executed set once it has written the tagged file with three transactions. */
     static final String EXECUTED = U + ":1-13:mytag:1-5";
 
@@ -46,7 +46,7 @@ class FilePositionGtidSeedTest {
      */
     @Test
     void aStartInTheMiddleOfAFileCarriesThePreviousGtidsAndTheTransactionsBeforeIt() throws Exception {
-        Path binlog = TaggedGtidBinlogs.taggedTransactions(Files.createDirectories(temp.resolve("src")), 3);
+        Path binlog = TaggedGtidFixtures.taggedTransactions(Files.createDirectories(temp.resolve("src")), 3);
         long afterFirst = transactionEnds(binlog).get(0);
         String url = orders();
 
@@ -63,7 +63,7 @@ class FilePositionGtidSeedTest {
     /** At position 4 the server sends the PREVIOUS_GTIDS event itself: the checkpoint holds it too. */
     @Test
     void aStartAtTheBeginningOfAFileCarriesItsPreviousGtids() throws Exception {
-        Path binlog = TaggedGtidBinlogs.taggedTransactions(Files.createDirectories(temp.resolve("src")), 3);
+        Path binlog = TaggedGtidFixtures.taggedTransactions(Files.createDirectories(temp.resolve("src")), 3);
         String url = orders();
         runLive(binlog, url, StartPosition.file("binlog.000004", 4), 3);
         RecoveryPoint resumed = runLive(binlog, url, StartPosition.file("binlog.000004", 4), 0);
@@ -109,7 +109,7 @@ class FilePositionGtidSeedTest {
     /** Applying binlog files: each file's PREVIOUS_GTIDS joins the set as well. */
     @Test
     void fileApplyCarriesThePreviousGtidsOfTheFiles() throws Exception {
-        Path binlog = TaggedGtidBinlogs.taggedTransactions(Files.createDirectories(temp.resolve("src")), 3);
+        Path binlog = TaggedGtidFixtures.taggedTransactions(Files.createDirectories(temp.resolve("src")), 3);
         String url = orders();
         for (int run = 0; run < 2; run++) {
             try (Lanes lanes = Lanes.builder().source(binlog).target(url).pipeline("files").build()) {
@@ -127,7 +127,7 @@ class FilePositionGtidSeedTest {
     /** A position inside an event is refused, naming it, before anything is applied. */
     @Test
     void aStartPositionInsideAnEventIsRefused() throws Exception {
-        Path binlog = TaggedGtidBinlogs.taggedTransactions(Files.createDirectories(temp.resolve("src")), 3);
+        Path binlog = TaggedGtidFixtures.taggedTransactions(Files.createDirectories(temp.resolve("src")), 3);
         long inside = transactionEnds(binlog).get(0) + 5;
         String url = orders();
         try (FakeBinlogServer fake = fake(binlog, EXECUTED);

@@ -7,7 +7,7 @@ import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.testkit.FakeBinlogServer;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.StartPosition;
-import io.lanes.binlog.replication.TaggedGtidBinlogs;
+import io.lanes.binlog.testing.TaggedGtidFixtures;
 import io.lanes.binlog.replication.TlsSettings;
 import io.lanes.core.RecoveryPoint;
 import java.nio.file.Files;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * resumes from it, applying every transaction exactly once.
  */
 class TaggedGtidLiveTest {
-    static final String U = TaggedGtidBinlogs.UUID;
+    static final String U = TaggedGtidFixtures.UUID;
 
     @TempDir
     Path temp;
@@ -44,12 +44,12 @@ class TaggedGtidLiveTest {
         Path three = Files.createDirectories(temp.resolve("three"));
 
         // Run 1: the source has mytag:3-4; the stream starts after mytag:1-2 (and untagged 1-13)
-        RecoveryPoint rp1 = run(TaggedGtidBinlogs.taggedTransactions(two, 2), url, 2, U + ":1-13:mytag:1-4");
+        RecoveryPoint rp1 = run(TaggedGtidFixtures.taggedTransactions(two, 2), url, 2, U + ":1-13:mytag:1-4");
         assertNull(rp1.position(), "a fresh target");
         assertEquals(2, rows(url));
 
         // Run 2: the source has gained mytag:5; the checkpoint's set has the start and run 1's transactions
-        RecoveryPoint rp2 = run(TaggedGtidBinlogs.taggedTransactions(three, 3), url, 1, U + ":1-13:mytag:1-5");
+        RecoveryPoint rp2 = run(TaggedGtidFixtures.taggedTransactions(three, 3), url, 1, U + ":1-13:mytag:1-5");
         assertEquals(U + ":1-13:mytag:1-4", SourcePosition.parse(rp2.position()).gtidState());
         assertEquals(3, rows(url));
 
