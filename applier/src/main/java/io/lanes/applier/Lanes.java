@@ -2,15 +2,9 @@ package io.lanes.applier;
 
 import io.lanes.applier.internal.FailureMessages;
 import io.lanes.applier.internal.StatementCounters;
-import io.lanes.applier.schema.SchemaHistory;
-import io.lanes.binlog.BinlogReaderOptions;
-import io.lanes.core.ApplierFailedException;
-import io.lanes.core.Engine;
-import io.lanes.core.EngineStats;
 import io.lanes.core.RecoveryPoint;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,29 +74,18 @@ public final class Lanes implements AutoCloseable {
 
     private final LanesConfig config;
     private final Object lifecycle = new Object();
-    private final CountDownLatch readerFinished = new CountDownLatch(1);
     private volatile State state = State.NEW;
-    private volatile boolean stopRequested;
-    private volatile boolean aborted;
-    private volatile Engine<SourceTransaction> engine;
-    private volatile RecoveryPoint recoveryPoint;
-    private volatile Throwable failure;
+    /** What start() opened; null before, and after a start that failed. */
+    private volatile PipelineRun run;
+    /** A failure of start() or of the final stop; the reading thread's own is {@link PipelineRun#failure()}. */
+    private volatile Throwable ownFailure;
     /** Whether a caller was already thrown this pipeline's failure (close() then logs rather than throws it). */
     private volatile boolean failureReported;
     private volatile long startNanos;
     private volatile long stopNanos;
     private volatile LanesStats finalStats;
-    private Thread reader;
-    /** The target as opened by start(); closed by stop(). */
-    private PipelineTarget target;
-    private volatile Source source;
-    private volatile Pipeline pipeline;
-    /** The source's table definitions; read and changed by the reading thread once started. */
-    private final SchemaHistory history = new SchemaHistory();
-    /** Whether the history was restored as in force at the checkpoint (skipped transactions then do not change it). */
-    private boolean historyRestored;
-    private final StatementCounters statementCounters = new StatementCounters();
-    private final PipelineProgress progress = new PipelineProgress();
+    /** An abort() before start(): the run that start() opens then reads nothing. */
+    private volatile boolean abortRequested;
 
     Lanes(LanesConfig config) {
         this.config = config;
@@ -140,60 +123,29 @@ public final class Lanes implements AutoCloseable {
             if (state != State.NEW) {
                 throw new IllegalStateException("a pipeline starts once (state " + state + "); build a new one to resume");
             }
-            LanesException unusable = StartChecks.sources(config, history);
-            if (unusable != null) {
-                throw failStart(unusable);
-            }
+            PipelineRun opened;
             try {
-                target = PipelineTarget.open(config);
-            } catch (LanesException cannotOpen) {
-                throw failStart(cannotOpen);
+                opened = PipelineRun.open(config);
+            } catch (LanesException refused) {
+                ownFailure = refused;
+                failureReported = true;
+                state = State.FAILED;
+                throw refused;
             }
-            Engine<SourceTransaction> e = target.newEngine(config);
-            RecoveryPoint rp;
-            try {
-                rp = e.start();
-            } catch (RuntimeException ex) {
-                closeTarget();
-                throw failStart(StartChecks.cannotStart(config, ex));
+            RecoveryPoint rp = opened.recoveryPoint();
+            run = opened;
+            if (abortRequested) {
+                opened.abort();
             }
-            try {
-                historyRestored = target.restoreHistory(config.pipeline, rp.position(), history);
-            } catch (LanesException unreadable) {
-                StartChecks.stopQuietly(e);
-                closeTarget();
-                throw failStart(unreadable);
-            }
-            LanesException noStart = StartChecks.liveStart(config, rp);
-            if (noStart != null) {
-                StartChecks.stopQuietly(e);
-                closeTarget();
-                throw failStart(noStart);
-            }
-            engine = e;
-            recoveryPoint = rp;
-            source = config.sourceClient == null
-                    ? new FileSource(config.sourceFiles, readerOptions())
-                    : new LiveSource(config.sourceClient, config.sourceStart, readerOptions(), config.sourceStatusInterval,
-                            target.mapping(), !historyRestored);
             startNanos = System.nanoTime();
             state = State.RUNNING;
             LOG.info("lanes pipeline '{}' started: {} -> {}, scheduler {}, {} workers, resuming after {}", config.pipeline,
                     config.sourceDescription(), config.targetDescription(), config.schedulerName(), config.workers,
                     rp.position() == null ? "(fresh start)" : rp.position());
-            reader = new Thread(this::readLoop, "lanes-reader-" + config.pipeline);
-            reader.setDaemon(true);
-            reader.start();
+            opened.startReading(() -> moveState(State.RUNNING, State.CAUGHT_UP),
+                    () -> moveState(State.CAUGHT_UP, State.RUNNING));
             return rp;
         }
-    }
-
-    private LanesException failStart(LanesException e) {
-        failure = e;
-        failureReported = true;
-        state = State.FAILED;
-        readerFinished.countDown(); // no reading thread will run: waiters must not wait for it
-        return e;
     }
 
     /**
@@ -210,28 +162,34 @@ public final class Lanes implements AutoCloseable {
         if (state == State.NEW) {
             throw new IllegalStateException("not started");
         }
+        PipelineRun r = run;
+        if (r == null) { // the start failed
+            failureReported = true;
+            throw asLanesException(ownFailure);
+        }
         long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
-        long seen = caughtUpCount();
+        long seen = r.caughtUpCount();
+        boolean live = config.sourceClient != null;
         while (true) {
-            Throwable f = failure;
-            if (f != null && readerFinished.getCount() == 0) {
+            Throwable f = failure();
+            if (f != null && r.readerFinished()) {
                 failureReported = true;
                 throw asLanesException(f);
             }
-            if (config.sourceClient == null ? caughtUp() : caughtUpCount() > seen) {
+            if (live ? r.caughtUpCount() > seen : r.caughtUp()) {
                 return true;
             }
-            if (readerFinished.getCount() == 0 && failure == null) {
+            if (r.readerFinished() && failure() == null) {
                 // The reader is done: it marked the pipeline caught up (or not) before it finished, so look again.
                 // Returning false here straight away lost a race with the reader's last steps (seen in a benchmark:
                 // false, with the statistics printed next saying CAUGHT_UP).
-                return config.sourceClient == null ? caughtUp() : caughtUpCount() > seen;
+                return live ? r.caughtUpCount() > seen : r.caughtUp();
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
             }
-            readerFinished.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)), TimeUnit.NANOSECONDS);
+            r.awaitReader(Math.min(left, TimeUnit.MILLISECONDS.toNanos(20)));
         }
     }
 
@@ -249,32 +207,25 @@ public final class Lanes implements AutoCloseable {
                 finalStats = snapshot(State.STOPPED);
                 return finalStats;
             }
+            PipelineRun r = run;
             if (finalStats == null) {
-                requestStop();
-                if (reader != null) {
-                    reader.join();
-                }
-                Engine<SourceTransaction> e = engine;
-                if (e != null) {
-                    try {
-                        e.stop(); // idempotent: the reading thread stopped it already after a failure
-                    } catch (RuntimeException ex) {
-                        if (failure == null && !aborted) {
-                            failure = ex;
-                        }
+                if (r != null) {
+                    Throwable stopFailure = r.finish();
+                    if (stopFailure != null && ownFailure == null) {
+                        ownFailure = stopFailure;
                     }
                 }
-                closeTarget();
                 stopNanos = System.nanoTime();
-                State end = failure == null ? State.STOPPED : State.FAILED;
+                State end = failure() == null ? State.STOPPED : State.FAILED;
                 finalStats = snapshot(end);
                 state = end;
                 LOG.info("lanes pipeline '{}' {}: {} transactions in {} s", config.pipeline,
                         end == State.STOPPED ? "stopped" : "failed", finalStats.transactions(),
                         String.format(Locale.ROOT, "%.3f", finalStats.seconds()));
             }
-            if (failure != null) {
-                throw asLanesException(failure);
+            Throwable f = failure();
+            if (f != null) {
+                throw asLanesException(f);
             }
             return finalStats;
         }
@@ -286,11 +237,10 @@ public final class Lanes implements AutoCloseable {
      * {@link #close()} afterwards to release connections.
      */
     public void abort() {
-        aborted = true;
-        requestStop();
-        Engine<SourceTransaction> e = engine;
-        if (e != null) {
-            e.abort();
+        abortRequested = true;
+        PipelineRun r = run;
+        if (r != null) {
+            r.abort();
         }
     }
 
@@ -302,7 +252,8 @@ public final class Lanes implements AutoCloseable {
 
     /** Where this run resumed (null before start). */
     public RecoveryPoint recoveryPoint() {
-        return recoveryPoint;
+        PipelineRun r = run;
+        return r == null ? null : r.recoveryPoint();
     }
 
     /**
@@ -328,59 +279,11 @@ public final class Lanes implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------------------------------------
 
-    private void requestStop() {
-        stopRequested = true;
-        Pipeline p = pipeline;
-        if (p != null) {
-            p.requestStop();
-        }
-    }
-
-    private BinlogReaderOptions readerOptions() {
-        return BinlogReaderOptions.builder().verifyChecksums(config.verifyChecksums).build();
-    }
-
-    /** The reading thread: the pipeline loop over the source, and the failure handling around it. */
-    private void readLoop() {
-        Engine<SourceTransaction> e = engine;
-        Pipeline p = Pipeline.forTarget(config, e, recoveryPoint, target, history, historyRestored, statementCounters)
-                .progress(progress).listener(() -> moveState(State.RUNNING, State.CAUGHT_UP),
-                        () -> moveState(State.CAUGHT_UP, State.RUNNING)).build();
-        pipeline = p;
-        if (stopRequested) {
-            p.requestStop(); // a stop that came before the pipeline existed
-        }
-        try {
-            source.run(p);
-        } catch (Throwable ex) {
-            if (aborted) {
-                LOG.info("lanes pipeline '{}' aborted: {}", config.pipeline, describe(ex));
-                return;
-            }
-            failure = ex;
-            LOG.error("lanes pipeline '{}' failed: {}", config.pipeline, describe(ex));
-            try {
-                e.stop(); // apply and checkpoint what was handed over before the failure
-            } catch (Throwable stopFailure) {
-                if (!(ex instanceof ApplierFailedException)) {
-                    // The engine's own failure names the transaction the target refused: it is the more precise one.
-                    failure = stopFailure instanceof ApplierFailedException ? stopFailure : ex;
-                }
-            }
-        } finally {
-            source.close();
-            readerFinished.countDown();
-        }
-    }
-
-    private boolean caughtUp() {
-        Pipeline p = pipeline;
-        return p != null && p.caughtUp();
-    }
-
-    private long caughtUpCount() {
-        Pipeline p = pipeline;
-        return p == null ? 0 : p.caughtUpCount();
+    /** The reading thread's failure first (it names the transaction), else the start's or the stop's. */
+    private Throwable failure() {
+        PipelineRun r = run;
+        Throwable reading = r == null ? null : r.failure();
+        return reading != null ? reading : ownFailure;
     }
 
     private void moveState(State from, State to) {
@@ -390,31 +293,19 @@ public final class Lanes implements AutoCloseable {
     }
 
     private LanesStats snapshot(State s) {
-        Engine<SourceTransaction> e = engine;
-        long end = stopNanos != 0 ? stopNanos : System.nanoTime();
-        EngineStats es = e == null ? null : e.stats();
-        String resumedAfter = recoveryPoint == null ? null : recoveryPoint.position();
-        LiveSource live = source instanceof LiveSource l ? l : null;
-        PipelineProgress.Snapshot now = progress.snapshot(es == null ? 0 : es.lowWaterMark(),
-                config.sourceClient != null, caughtUp(), live == null ? null : live.client(),
-                live == null ? null : live.sourceEnd(), resumedAfter);
-        PipelineTarget t = target;
-        return LanesStats.of(s, startNanos == 0 ? 0 : (end - startNanos) / 1e9, config.workers == 0, pipeline, es,
-                resumedAfter, now, t == null ? 0 : t.transactionsSkippedByErrorPolicy(),
-                statementCounters.snapshot(t == null ? null : t.jdbc()));
-    }
-
-    private void closeTarget() {
-        if (target != null) {
-            target.close();
+        PipelineRun r = run;
+        if (r == null) {
+            return LanesStats.of(s, 0, config.workers == 0, null, null, null, new PipelineProgress().snapshot(0,
+                    config.sourceClient != null, false, null, null, null), 0, new StatementCounters().snapshot(null));
         }
+        long end = stopNanos != 0 ? stopNanos : System.nanoTime();
+        return r.stats(s, (end - startNanos) / 1e9);
     }
 
     /** The failure as the one {@link LanesException} callers see (see {@link FailureMessages#asLanesException}). */
     private LanesException asLanesException(Throwable f) {
-        Pipeline p = pipeline;
-        String at = p == null ? null : p.currentPosition() != null ? p.currentPosition() : p.sourcePosition();
-        return FailureMessages.asLanesException(config.pipeline, f, at);
+        PipelineRun r = run;
+        return FailureMessages.asLanesException(config.pipeline, f, r == null ? null : r.failurePosition());
     }
 
     static String describe(Throwable t) {

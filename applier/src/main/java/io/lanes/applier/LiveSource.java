@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: as {@link Source}; {@link #client()} and {@link #sourceEnd()} may be read from any thread.
  */
 final class LiveSource implements Source {
-    private static final Logger LOG = LoggerFactory.getLogger(LiveSource.class);
+    // the pipeline's own category: what it logs reads as the pipeline's, and is quieted with it (CliLogging)
+    private static final Logger LOG = LoggerFactory.getLogger(Lanes.class);
 
     private final ReplicationClient.Builder clientBuilder;
     private final StartPosition configuredStart;

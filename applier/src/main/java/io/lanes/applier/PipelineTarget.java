@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: opened and closed by the thread that starts and stops the pipeline; the getters from any thread.
  */
 final class PipelineTarget implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineTarget.class);
+    // the pipeline's own category: what it logs reads as the pipeline's, and is quieted with it (CliLogging)
+    private static final Logger LOG = LoggerFactory.getLogger(Lanes.class);
 
     private final Target target;
     private final TableMetadata metadata;
