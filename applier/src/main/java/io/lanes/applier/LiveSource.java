@@ -246,7 +246,7 @@ final class LiveSource implements Source {
             if (end == null || e.binlogFile() == null) {
                 return false;
             }
-            int files = compareBinlogFiles(e.binlogFile(), end.file());
+            int files = SourcePosition.compareBinlogFiles(e.binlogFile(), end.file());
             return files > 0 || (files == 0 && e.nextPosition() >= end.position());
         }
 
@@ -260,20 +260,6 @@ final class LiveSource implements Source {
             } catch (IllegalArgumentException notOne) {
                 return null;
             }
-        }
-
-        /** Binlog files of one server ordered by their numeric extension (bin.000009 < bin.000010 < bin.1000000). */
-        static int compareBinlogFiles(String a, String b) {
-            int da = a.lastIndexOf('.');
-            int db = b.lastIndexOf('.');
-            if (da > 0 && db > 0 && a.substring(0, da).equals(b.substring(0, db))) {
-                try {
-                    return Long.compare(Long.parseLong(a.substring(da + 1)), Long.parseLong(b.substring(db + 1)));
-                } catch (NumberFormatException notNumbered) {
-                    // fall through to the names
-                }
-            }
-            return a.compareTo(b);
         }
     }
 }

@@ -66,7 +66,7 @@ final class SourceOrderGuard {
         for (int i = 1; i < files.size(); i++) {
             String a = baseName(files.get(i - 1).toString());
             String b = baseName(files.get(i).toString());
-            if (sameSeries(a, b) && LiveSource.LiveCatchUpTarget.compareBinlogFiles(b, a) < 0) {
+            if (sameSeries(a, b) && io.lanes.binlog.gtid.SourcePosition.compareBinlogFiles(b, a) < 0) {
                 throw new IllegalArgumentException("source file " + files.get(i) + " comes after " + files.get(i - 1)
                         + " but is an earlier file of the same server (binlog files are numbered in the order they "
                         + "were written): give them in increasing order");
@@ -86,7 +86,7 @@ final class SourceOrderGuard {
         if (lastFile != null) {
             boolean backwards = file.equals(lastFile) ? offset <= lastOffset
                     : filesDone.contains(file) || sameSeries(lastFile, file)
-                            && LiveSource.LiveCatchUpTarget.compareBinlogFiles(file, lastFile) < 0;
+                            && io.lanes.binlog.gtid.SourcePosition.compareBinlogFiles(file, lastFile) < 0;
             if (backwards) {
                 throw refused("the transaction ending at " + positionText + " does not come after the one ending at "
                         + lastPosition + ": the input goes backwards or repeats (the same file given twice, or files "

@@ -80,11 +80,15 @@ public record SourcePosition(String file, long offset, String gtidState) {
      * (bin.000009 before bin.000010), other names as text. GTID states are not compared.
      */
     public int compareFileAndOffset(SourcePosition other) {
-        int files = compareFiles(file, other.file);
+        int files = compareBinlogFiles(file, other.file);
         return files != 0 ? files : Long.compare(offset, other.offset);
     }
 
-    private static int compareFiles(String a, String b) {
+    /**
+     * Orders binlog file names of one server by their numeric extension (bin.000009 before bin.000010 before
+     * bin.1000000); names of different series, or without a number, as text.
+     */
+    public static int compareBinlogFiles(String a, String b) {
         int da = a.lastIndexOf('.');
         int db = b.lastIndexOf('.');
         if (da > 0 && db > 0 && a.substring(0, da).equals(b.substring(0, db))) {
