@@ -66,19 +66,6 @@ public final class EngineRuntime<P> {
     }
 
     /**
-     * A worker with queued work that has been in one step (an apply, a wait) for this long, and for 8 times its usual
-     * time per transaction, is taken as blocked: no work is placed there while another worker exists.
-     */
-    private static final long STALLED_NANOS = 1_000_000;
-    /** A measured wake-up slower than this (an overloaded machine) still counts as this much. */
-    private static final long WAKE_CAP_NANOS = 500_000;
-    /** Work cheaper than this per transaction (and than a wake-up) packs rather than spreads; see workerForIdleKey. */
-    private static final long CHEAP_NANOS = 20_000;
-    /** Up to this many workers, work that spreads goes to the exact least loaded one (else: a few sampled). */
-    private static final int EXACT_SCAN_WORKERS = 64;
-    /** A hot worker in one step for longer than this (and 8 times the usual) gets no more cheap work for now. */
-    private static final long HOT_STEP_NANOS = 100_000;
-    /**
      * Cheap work goes to the first this many workers only (the processors less one for the dispatching thread): with
      * an apply cheaper than a wake-up, a thread beyond the processors that can run it at once only adds switching
      * (measured: no-op applies lost up to half their throughput spread over 16-1,024 workers on 2 processors).
@@ -157,9 +144,8 @@ public final class EngineRuntime<P> {
     private WaitState dispatcherState = WaitState.WAITING_FOR_SOURCE;
     private CountDownLatch started;
     private CountDownLatch exited;
-    private CountDownLatch monitorExited;
-    private volatile boolean monitorStop;
-    private volatile Thread monitorThread;
+    /** Publishes and saves the low-water mark, and calls the stats listener; created by start(). */
+    private CheckpointThread checkpointThread;
     private long startNanos;
 
     // dispatcher-owned
@@ -179,14 +165,10 @@ public final class EngineRuntime<P> {
     private long knownReleased;
     private long barrierFloor;
     private int skipIndex;
-    private final PlacementImpl placement = new PlacementImpl();
+    private final PlacementRequest placement = new PlacementRequest();
     private final Map<String, long[]> lastByPartition = new HashMap<>();
-    private long randomState = 0x9E3779B97F4A7C15L;
-    private int lastChosen;
-    /** Moving average of the time from an unpark to the worker running, written racily by workers. */
-    private volatile long wakeNanos = 50_000;
-    /** Moving average of the workers' time per transaction, written racily by workers; pessimistic at first. */
-    private volatile long serviceEstimateNanos = 1_000_000;
+    /** Which worker gets work the scheduler did not place; created by start(). */
+    private WorkerPlacement<P> placer;
     private volatile long barriers;
     private volatile long skipped;
     private RecoveryPoint recoveryPoint;
@@ -243,6 +225,7 @@ public final class EngineRuntime<P> {
             ws[i] = new Worker<>(i, this);
         }
         workers = ws;
+        placer = new WorkerPlacement<>(ws, dispatchedTo, lastSeqTo, activeWorkers, idle);
         dispatcherThread = Thread.currentThread();
         if (workerCount == 0) {
             inline = workers[0];
@@ -283,8 +266,9 @@ public final class EngineRuntime<P> {
             shutdown(false);
             throw finalFailure();
         }
-        monitorExited = new CountDownLatch(1);
-        config.executor().execute(this::monitorLoop);
+        checkpointThread = new CheckpointThread(config.name(), window, store, config.periodNanos(),
+                config.statsListener(), config.statsIntervalNanos(), () -> phase == HALTED, this::stats);
+        config.executor().execute(checkpointThread);
         return rp;
     }
 
@@ -418,13 +402,9 @@ public final class EngineRuntime<P> {
         }
         // The checkpoint thread stops before the final save: a periodic save of an older mark still in flight could
         // otherwise commit after the final one and leave the saved low-water mark behind.
-        monitorStop = true;
-        Thread mt = monitorThread;
-        if (mt != null) {
-            LockSupport.unpark(mt);
-        }
-        if (monitorExited != null) {
-            awaitUninterruptibly(monitorExited);
+        if (checkpointThread != null) {
+            checkpointThread.stop();
+            awaitUninterruptibly(checkpointThread.exited());
         }
         if (saveLwm) {
             InFlightWindow.Mark m = window.publishCurrent();
@@ -576,7 +556,7 @@ public final class EngineRuntime<P> {
             return seq;
         }
         int w = placement.worker >= 0 ? placement.worker
-                : task.startLwm > 0 ? workerToWaitFor(task.startLwm) : leastLoadedWorker();
+                : task.startLwm > 0 ? placer.workerToWaitFor(task.startLwm) : placer.leastLoadedWorker();
         if (dispatchedTo[w] - workers[w].finished >= config.workerQueueCapacity()) {
             boolean interrupted = false;
             for (;;) {
@@ -594,10 +574,7 @@ public final class EngineRuntime<P> {
         CHARGED.setRelease(this, chargedBytes + charge);
         window.dispatch(seq, w, txn.position());
         LAST_DISPATCHED.setRelease(this, seq);
-        dispatchedTo[w]++;
-        lastSeqTo[w] = seq;
-        previousWorker = w;
-        previousSeq = seq;
+        placer.dispatched(w, seq);
         Worker<P> worker = workers[w];
         worker.queue.offer(task);
         if (!worker.launched()) {
@@ -725,7 +702,7 @@ public final class EngineRuntime<P> {
         } finally {
             dispatcherWaiting = false;
             dispatcherResumeLwm = Long.MIN_VALUE;
-            cheapPlacementsLeft = 0; // time passed while parked: the next placement chooses afresh
+            placer.chooseAfresh(); // time passed while parked: the next placement chooses afresh
             DISPATCHER_STATE.setOpaque(this, WaitState.DISPATCHING);
         }
     }
@@ -755,296 +732,22 @@ public final class EngineRuntime<P> {
         return Math.max(0, (long) CHARGED.getAcquire(this) - released);
     }
 
-    /**
-     * The worker a transaction without placement goes to, in O(1): the one with the lowest expected delay among the
-     * worker chosen last, one idle worker and two (or four) sampled workers. The expected delay is the queued work
-     * (transactions times that worker's measured time per transaction, pessimistic until it has committed) plus, for a
-     * parked worker, the measured wake-up time; a worker stuck in one step far longer than usual is never chosen while
-     * another exists. So cheap work stays packed
-     * on few awake workers instead of waking parked ones (no negative scaling with many workers), and slow work spreads.
-     */
-    private int leastLoadedWorker() {
-        int n = activeWorkers;
-        if (n == 1) {
-            return 0;
-        }
-        if (cheapPlacementsLeft > 0) {
-            cheapPlacementsLeft--;
-            return cheapWorker;
-        }
-        long now = System.nanoTime();
-        long wake = Math.min(wakeNanos, WAKE_CAP_NANOS);
-        long stalledAfter = stalledAfterNanos();
-        if (n > HOT_WORKERS && isCheap()) {
-            int hot = hotWorker(now, wake, stalledAfter);
-            if (hot >= 0) {
-                lastChosen = hot;
-                cheapWorker = hot;
-                cheapPlacementsLeft = CHEAP_PLACEMENTS_PER_CHOICE - 1;
-                return hot;
-            }
-            // every hot worker is blocked (a stuck apply): spread as for any work, so the others keep going
-        }
-        int best = lastChosen;
-        long bestDelay = expectedDelay(best, now, wake, stalledAfter);
-        if (bestDelay > 0) {
-            for (int i = 0; i < 4; i++) {
-                int w = idle.pop();
-                if (w < 0) {
-                    break;
-                }
-                if (load(w) == 0) {
-                    long d = expectedDelay(w, now, wake, stalledAfter);
-                    if (d < bestDelay) {
-                        best = w;
-                        bestDelay = d;
-                    } else {
-                        idle.push(w); // still idle: keep the hint for the next placement
-                    }
-                    break;
-                }
-            }
-            if (n <= EXACT_SCAN_WORKERS) {
-                // Few workers: the exact least loaded, scanning from the one after the last chosen so that ties go
-                // round, which spreads each group of a logical clock over distinct workers when queues run deep.
-                for (int i = 1; i <= n && bestDelay > 0; i++) {
-                    int w = (best + i) % n;
-                    long d = expectedDelay(w, now, wake, stalledAfter);
-                    if (d < bestDelay) {
-                        best = w;
-                        bestDelay = d;
-                    }
-                }
-            } else {
-                for (int i = 0; i < 4 && bestDelay > 0 && (i < 2 || bestDelay > WAKE_CAP_NANOS); i++) {
-                    int w = nextRandom(n);
-                    long d = expectedDelay(w, now, wake, stalledAfter);
-                    if (d < bestDelay) {
-                        best = w;
-                        bestDelay = d;
-                    }
-                }
-            }
-        }
-        lastChosen = best;
-        return best;
-    }
-
-    /**
-     * Cheap work placed on one hot worker goes on there for this many placements before the choice is made again: with
-     * cheap work the dispatching thread is the pipeline's bottleneck (100-150 ns a transaction with a no-op apply), and
-     * making the choice at every placement (the clock, the hot workers' loads and steps, each a cache line the workers
-     * write) cost every worker count above one a fifth of its throughput against one worker, which places without a
-     * choice. A worker that gets stuck meanwhile receives at most this many more transactions before it is noticed,
-     * where hundreds already go to it during the 100 us it takes to notice.
-     */
-    private static final int CHEAP_PLACEMENTS_PER_CHOICE = 16;
-    /** Placements left before cheap work's worker is chosen again, and that worker; dispatching thread only. */
-    private int cheapPlacementsLeft;
-    private int cheapWorker;
-
-    /** Whether the measured time per transaction is below both a wake-up and {@link #CHEAP_NANOS}. */
+    /** The measured time per transaction is below both a wake-up and the cheap limit; see {@link WorkerPlacement}. */
     boolean isCheap() {
-        return serviceEstimateNanos < Math.min(wakeNanos, CHEAP_NANOS);
+        return placer.isCheap();
     }
-
-    /**
-     * For cheap work: the least loaded of the first {@link #HOT_WORKERS} workers (the last chosen when it is one of
-     * them and has nothing queued), leaving out any that has been in its current step for far longer than cheap work
-     * takes (it may be blocked: work queued behind it would wait with it); -1 when none is left.
-     */
-    private int hotWorker(long now, long wake, long stalledAfter) {
-        int last = lastChosen;
-        if (last < HOT_WORKERS && load(last) == 0 && !workers[last].parked) {
-            return last;
-        }
-        long stepLimit = Math.max(HOT_STEP_NANOS, 8 * serviceEstimateNanos);
-        int best = -1;
-        long bestDelay = Long.MAX_VALUE / 4;
-        for (int w = 0; w < HOT_WORKERS; w++) {
-            if (load(w) > 0 && now - workers[w].stepStartedAt > stepLimit) {
-                continue;
-            }
-            long d = expectedDelay(w, now, wake, stalledAfter);
-            if (d < bestDelay) {
-                best = w;
-                bestDelay = d;
-                if (d == 0) {
-                    break;
-                }
-            }
-        }
-        return best;
-    }
-
-    /** The worker and sequence number of the last transaction dispatched to a worker; dispatching thread only. */
-    private int previousWorker = -1;
-    private long previousSeq;
-
-    /**
-     * The worker for a transaction that may start only once everything up to {@code upTo} has committed (a logical
-     * clock's group, a barrier floor): the least loaded worker whose queue holds nothing after {@code upTo}, so that it
-     * never queues behind a transaction it could have run beside (with deep queues, two of one group on one worker
-     * would make every later group wait for that worker); else the least loaded. Looks at the first
-     * {@link #EXACT_SCAN_WORKERS} workers only.
-     */
-    private int workerToWaitFor(long upTo) {
-        int n = activeWorkers;
-        if (n == 1 || cheapPlacementsLeft > 0 || (n > HOT_WORKERS && isCheap())) {
-            return leastLoadedWorker();
-        }
-        long now = System.nanoTime();
-        long stalledAfter = stalledAfterNanos();
-        // Waiting for exactly the transaction dispatched just before (a chain, or a logical clock's next group after
-        // the previous group's last member): behind it on its worker, it starts the moment it may, with no hand-off
-        // or wake-up between threads.
-        if (previousSeq == upTo && previousWorker >= 0 && lastSeqTo[previousWorker] == upTo
-                && !seemsBlocked(workers[previousWorker], now, stalledAfter)) {
-            lastChosen = previousWorker;
-            return previousWorker;
-        }
-        // A worker whose queue ends at or before upTo will have emptied it by the time this transaction may start (all
-        // of that queue must commit first), so every such worker is as early as any other: an awake one wins (no
-        // wake-up, no new thread), which keeps a logical clock's groups on the workers that ran the previous group
-        // instead of spreading them over every configured worker. Beyond EXACT_SCAN_WORKERS, the first ones only.
-        int span = Math.min(n, EXACT_SCAN_WORKERS);
-        int start = lastChosen < span ? lastChosen : 0;
-        int parkedChoice = -1;
-        for (int i = 1; i <= span; i++) {
-            int w = (start + i) % span;
-            Worker<P> worker = workers[w];
-            long queued = load(w);
-            if (queued > 0 && (lastSeqTo[w] > upTo || seemsBlocked(worker, now, stalledAfter))) {
-                continue; // holds work this one could run beside, or seems blocked
-            }
-            if (!worker.parked) {
-                lastChosen = w;
-                return w;
-            }
-            if (parkedChoice < 0) {
-                parkedChoice = w;
-            }
-        }
-        if (parkedChoice < 0) {
-            return leastLoadedWorker();
-        }
-        lastChosen = parkedChoice;
-        return parkedChoice;
-    }
-
-    private long expectedDelay(int w, long now, long wake, long stalledAfter) {
-        Worker<P> worker = workers[w];
-        long queued = load(w);
-        long wakeUp = worker.parked ? wake : 0;
-        if (queued == 0) {
-            return wakeUp;
-        }
-        if (seemsBlocked(worker, now, stalledAfter)) {
-            return Long.MAX_VALUE / 2 + queued; // blocked in one step for far longer than usual: last resort
-        }
-        return queued * worker.serviceNanos + wakeUp;
-    }
-
-    /** In its current step for far longer than this machine's scheduling delays and 8 times its usual time. */
-    private static boolean seemsBlocked(Worker<?> worker, long now, long stalledAfter) {
-        return now - worker.stepStartedAt > Math.max(stalledAfter, 8 * worker.serviceNanos);
-    }
-
-    /**
-     * How long a worker with queued work may stay in one step before it counts as blocked: far longer than this
-     * machine's usual scheduling delays (on an overloaded machine a runnable thread may wait milliseconds for a core,
-     * which is no reason to wake another).
-     */
-    private long stalledAfterNanos() {
-        return Math.max(STALLED_NANOS, 4 * wakeNanos);
-    }
-
-    /**
-     * The worker for a partition key with nothing in flight (new, or idle since its last transaction committed), in
-     * O(1). When a transaction costs less than waking a parked worker (cheap work: no-op applies), the least loaded
-     * worker, which packs cheap work onto few awake workers (each extra thread involved is one more that the operating
-     * system may deschedule while it holds the low-water mark). Otherwise (work worth a thread of its own) a key
-     * spreads: its previous worker
-     * when it holds nothing in flight (affinity: its rows are in that connection's caches), else a worker holding
-     * nothing in flight, so no key shares a worker with another active key while a worker is free; else the least
-     * loaded worker.
-     */
-    int workerForIdleKey(int previous) {
-        int n = activeWorkers;
-        if (n == 1) {
-            return 0;
-        }
-        boolean hasPrevious = previous >= 0 && previous < n;
-        // Not the measured wake-up alone: on an overloaded machine it reaches milliseconds and would make every real
-        // apply (a round trip to a database is tens of microseconds at least) look cheap and pack again.
-        if (isCheap()) {
-            return leastLoadedWorker();
-        }
-        if (hasPrevious && load(previous) == 0) {
-            lastChosen = previous;
-            return previous;
-        }
-        int free = freeWorker();
-        if (free >= 0) {
-            lastChosen = free;
-            return free;
-        }
-        return leastLoadedWorker();
-    }
-
-    /** A worker with nothing in flight, from the idle hints (stale hints are dropped: they push again); -1 if none. */
-    private int freeWorker() {
-        for (int i = 0; i < 16; i++) {
-            int w = idle.pop();
-            if (w < 0) {
-                return -1;
-            }
-            if (load(w) == 0) {
-                // Not pushed back: it is about to get work, and pushes itself again when its queue runs dry.
-                return w;
-            }
-        }
-        return -1;
-    }
-
-    /** Whether any worker has measured its time per transaction yet (the estimate is a guess until then). */
-    private volatile boolean serviceMeasured;
 
     void recordServiceTime(long nanosPerTransaction) {
-        if (!serviceMeasured) {
-            // The first measurement replaces the pessimistic guess outright: averaged in, cheap work took some thirty
-            // commits to look cheap, and spread over (and started the threads of) up to every configured worker
-            // meanwhile, a fixed cost that a short run at 1,024 workers paid in full.
-            serviceMeasured = true;
-            serviceEstimateNanos = nanosPerTransaction;
-            return;
-        }
-        long old = serviceEstimateNanos;
-        serviceEstimateNanos = old + ((nanosPerTransaction - old) >> 3);
+        placer.recordServiceTime(nanosPerTransaction);
     }
 
     /** The measured time from an unpark to the worker running (moving average). */
     long wakeNanos() {
-        return wakeNanos;
+        return placer.wakeNanos();
     }
 
     void recordWakeTime(long nanos) {
-        long old = wakeNanos;
-        wakeNanos = old + ((nanos - old) >> 3);
-    }
-
-
-    private long load(int w) {
-        return dispatchedTo[w] - workers[w].finished;
-    }
-
-    private int nextRandom(int bound) {
-        long x = randomState;
-        x ^= x << 13;
-        x ^= x >>> 7;
-        x ^= x << 17;
-        randomState = x;
-        return (int) ((x >>> 33) % bound);
+        placer.recordWakeTime(nanos);
     }
 
     // ---------------------------------------------------------------- queries
@@ -1123,46 +826,6 @@ public final class EngineRuntime<P> {
 
     // ---------------------------------------------------------------- the checkpoint thread
 
-    private void monitorLoop() {
-        monitorThread = Thread.currentThread();
-        long lastSaved = window.published().sequence();
-        long nextStats = System.nanoTime() + config.statsIntervalNanos();
-        long tick = Math.min(config.periodNanos(), config.statsListener() == null ? Long.MAX_VALUE
-                : config.statsIntervalNanos());
-        try {
-            while (!monitorStop) {
-                LockSupport.parkNanos(this, Math.max(1_000_000L, tick));
-                if (monitorStop) {
-                    break;
-                }
-                if (phase == HALTED) {
-                    continue;
-                }
-                InFlightWindow.Mark m = window.publishCurrent();
-                if (m.sequence() != lastSaved) {
-                    try {
-                        store.saveLowWaterMark(Checkpoint.ofLowWaterMark(m.sequence(), m.position()));
-                        lastSaved = m.sequence();
-                    } catch (Exception e) {
-                        LOG.warn("{}: saving the low-water mark {} failed; will retry", config.name(), m.sequence(), e);
-                    }
-                }
-                StatsListener l = config.statsListener();
-                long now = System.nanoTime();
-                if (l != null && now >= nextStats) {
-                    nextStats = now + config.statsIntervalNanos();
-                    try {
-                        l.onStats(stats());
-                    } catch (RuntimeException e) {
-                        LOG.warn("{}: stats listener failed", config.name(), e);
-                    }
-                }
-            }
-        } finally {
-            monitorExited.countDown();
-        }
-    }
-
     // ---------------------------------------------------------------- scheduler plumbing
 
     private final class ContextImpl implements SchedulingContext {
@@ -1183,92 +846,22 @@ public final class EngineRuntime<P> {
 
         @Override
         public int leastLoadedWorker() {
-            return EngineRuntime.this.leastLoadedWorker();
+            return placer.leastLoadedWorker();
         }
 
         @Override
         public int workerForIdleKey(int previous) {
-            return EngineRuntime.this.workerForIdleKey(previous);
+            return placer.workerForIdleKey(previous);
         }
 
         @Override
         public int pendingTransactions(int worker) {
-            return (int) load(worker);
+            return (int) placer.load(worker);
         }
 
         @Override
         public long lowWaterMark() {
             return window.lwm();
-        }
-    }
-
-    private static final class PlacementImpl implements Placement {
-        long seq;
-        int worker;
-        boolean barrier;
-        long afterAllUpTo;
-        long[] deps = new long[8];
-        int depCount;
-
-        void reset(long s) {
-            seq = s;
-            worker = -1;
-            barrier = false;
-            afterAllUpTo = 0;
-            depCount = 0;
-        }
-
-        long[] dependencies(InFlightWindow w) {
-            int n = 0;
-            for (int i = 0; i < depCount; i++) {
-                if (!w.isCommitted(deps[i])) {
-                    deps[n++] = deps[i];
-                }
-            }
-            return n == 0 ? Task.NONE : Arrays.copyOf(deps, n);
-        }
-
-        @Override
-        public long sequence() {
-            return seq;
-        }
-
-        @Override
-        public Placement toWorker(int w) {
-            if (w < 0) {
-                throw new IllegalArgumentException("worker " + w);
-            }
-            worker = w;
-            return this;
-        }
-
-        @Override
-        public Placement after(long s) {
-            if (s >= seq) {
-                throw new IllegalArgumentException("transaction " + seq + " cannot wait for a later one, " + s);
-            }
-            if (s > 0 && s > afterAllUpTo) {
-                if (depCount == deps.length) {
-                    deps = Arrays.copyOf(deps, depCount * 2);
-                }
-                deps[depCount++] = s;
-            }
-            return this;
-        }
-
-        @Override
-        public Placement afterAllUpTo(long s) {
-            if (s >= seq) {
-                throw new IllegalArgumentException("transaction " + seq + " cannot wait for a later one, " + s);
-            }
-            afterAllUpTo = Math.max(afterAllUpTo, s);
-            return this;
-        }
-
-        @Override
-        public Placement asBarrier() {
-            barrier = true;
-            return this;
         }
     }
 }

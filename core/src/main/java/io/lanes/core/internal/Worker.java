@@ -70,13 +70,11 @@ final class Worker<P> implements Runnable {
     private Task<P>[] batch = new Task[16];
     private int batchSize;
     private int batchAttempts;
-    private final BatchView batchView = new BatchView();
-    private final Context context = new Context();
+    private final BatchView<P> batchView = new BatchView<>();
+    private final WorkerApplyContext context;
 
-    /** Sequence numbers this worker committed beyond the published LWM, ascending (a ring). */
-    private long[] done = new long[64];
-    private int doneHead;
-    private int doneCount;
+    /** Sequence numbers this worker committed beyond the published low-water mark. */
+    private final CommittedSequences done = new CommittedSequences();
 
     /** Transactions committed; read by the dispatcher to compute this worker's load. */
     volatile long finished;
@@ -104,6 +102,7 @@ final class Worker<P> implements Runnable {
 
     Worker(int id, EngineRuntime<P> rt) {
         this.id = id;
+        this.context = new WorkerApplyContext(id);
         this.rt = rt;
         this.window = rt.window;
     }
@@ -776,7 +775,7 @@ final class Worker<P> implements Runnable {
         Checkpoint cp = buildCheckpoint();
         enter(WaitState.APPLYING);
         rt.store.saveWorkerCheckpoint(cp);
-        applier.commit(batchView, cp);
+        applier.commit(batchView.of(batch, batchSize), cp);
     }
 
     private void rollbackQuietly() {
@@ -784,7 +783,7 @@ final class Worker<P> implements Runnable {
             return;
         }
         try {
-            applier.rollback(batchView);
+            applier.rollback(batchView.of(batch, batchSize));
         } catch (Throwable e) {
             LOG.warn("worker {}: rollback of a batch of {} failed", id, batchSize, e);
         }
@@ -796,7 +795,7 @@ final class Worker<P> implements Runnable {
         for (int i = 0; i < n; i++) {
             Task<P> t = batch[i];
             window.markCommitted(t.seq);
-            addDone(t.seq);
+            done.add(t.seq);
             b += t.bytes;
         }
         bytes += sumSizes(n);
@@ -837,47 +836,10 @@ final class Worker<P> implements Runnable {
 
     // ---------------------------------------------------------------- checkpoints
 
-    private void addDone(long seq) {
-        if (doneCount == done.length) {
-            long[] bigger = new long[done.length * 2];
-            for (int i = 0; i < doneCount; i++) {
-                bigger[i] = done[(doneHead + i) & (done.length - 1)];
-            }
-            done = bigger;
-            doneHead = 0;
-        }
-        done[(doneHead + doneCount) & (done.length - 1)] = seq;
-        doneCount++;
-    }
-
     private Checkpoint buildCheckpoint() {
         InFlightWindow.Mark mark = window.published();
-        long base = mark.sequence();
-        int m = done.length - 1;
-        while (doneCount > 0 && done[doneHead] <= base) {
-            doneHead = (doneHead + 1) & m;
-            doneCount--;
-        }
-        long max = batch[batchSize - 1].seq;
-        long[] skips = rt.recoveredSkips;
-        if (skips.length > 0 && skips[skips.length - 1] > max) {
-            max = skips[skips.length - 1];
-        }
-        long[] words = new long[(int) ((max - base + 63) >>> 6)];
-        for (int i = 0; i < doneCount; i++) {
-            setBit(words, done[(doneHead + i) & m] - base - 1);
-        }
-        for (int i = 0; i < batchSize; i++) {
-            setBit(words, batch[i].seq - base - 1);
-        }
-        for (int i = skips.length - 1; i >= 0 && skips[i] > base; i--) {
-            setBit(words, skips[i] - base - 1);
-        }
-        return Checkpoint.ofWorker(id, base, mark.position(), words);
-    }
-
-    private static void setBit(long[] words, long bit) {
-        words[(int) (bit >>> 6)] |= 1L << bit;
+        return Checkpoint.ofWorker(id, mark.sequence(), mark.position(),
+                done.bitmapAbove(mark.sequence(), batch, batchSize, rt.recoveredSkips));
     }
 
     // ---------------------------------------------------------------- stats
@@ -915,71 +877,5 @@ final class Worker<P> implements Runnable {
             v += Math.max(0, System.nanoTime() - stateSince);
         }
         return v;
-    }
-
-    // ---------------------------------------------------------------- views handed to the applier
-
-    private final class BatchView implements Batch<P> {
-        @Override
-        public int size() {
-            return batchSize;
-        }
-
-        @Override
-        public Transaction<P> transaction(int index) {
-            checkIndex(index);
-            return batch[index].txn;
-        }
-
-        @Override
-        public long sequence(int index) {
-            checkIndex(index);
-            return batch[index].seq;
-        }
-
-        private void checkIndex(int index) {
-            if (index < 0 || index >= batchSize) {
-                throw new IndexOutOfBoundsException(index + " of " + batchSize);
-            }
-        }
-    }
-
-    private final class Context implements ApplyContext {
-        private long seq;
-        private int attempt;
-        private boolean end;
-        private int index;
-
-        void set(long seq, int attempt, boolean end, int index) {
-            this.seq = seq;
-            this.attempt = attempt;
-            this.end = end;
-            this.index = index;
-        }
-
-        @Override
-        public int workerId() {
-            return id;
-        }
-
-        @Override
-        public long sequence() {
-            return seq;
-        }
-
-        @Override
-        public int attempt() {
-            return attempt;
-        }
-
-        @Override
-        public boolean endOfBatch() {
-            return end;
-        }
-
-        @Override
-        public int indexInBatch() {
-            return index;
-        }
     }
 }
