@@ -17,6 +17,7 @@ import io.lanes.binlog.PreviousGtidsEvent;
 import io.lanes.binlog.TransactionAssembler;
 import io.lanes.binlog.replication.ReplicationClient;
 import io.lanes.binlog.replication.ReplicationEvent;
+import io.lanes.binlog.replication.ServerInfo;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.connect.internal.SourceRecords;
 import io.lanes.core.Transaction;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * row change (and one per statement), with {@link LanesHeaders}. The Connect source glue to the binlog APIs: it will move
  * behind the Source interface of the pipeline redesign (#20).
  *
- * <p>Offsets: every record of a transaction but the last carries the position before the transaction, the last one the
+ * <p>Offsets: the position text of {@link io.lanes.binlog.gtid.SourcePosition} ({@code NAME:POS gtid=STATE}); a
+ * restarted task resumes from the GTID state when the offset has one, else from the file and position. Every record of a transaction but the last carries the position before the transaction, the last one the
  * position after it, so that Connect never commits a position past records it has not written: after a crash the whole
  * transaction is sent again from its start (at least once), or, with exactly-once source support
  * ({@code transaction.boundary=connector}), each binlog transaction is one Kafka transaction committed atomically with
@@ -86,8 +88,10 @@ public class LanesSourceTask extends SourceTask {
             catalog = catalogConnections.open();
             if (offset != null && offset.get("position") != null) {
                 lastPosition = offset.get("position").toString();
-                SourcePosition at = SourcePosition.parse(lastPosition);
-                start = StartPosition.file(at.file(), at.offset());
+                // By GTID state when the offset has one: it names the same transactions on every server of the
+                // replication topology (a promoted replica, binlog files purged or renamed); the file position only
+                // on the server that wrote it.
+                start = StartPosition.resumingAt(SourcePosition.parse(lastPosition));
                 sequence = ((Number) offset.getOrDefault("seq", 0L)).longValue();
             } else if (!config.start().isEmpty()) {
                 start = StartPosition.parse(config.start());
@@ -104,7 +108,13 @@ public class LanesSourceTask extends SourceTask {
         records = new SourceRecords(config, partition);
         client = ReplicationClient.builder().host(config.host()).port(config.port()).user(config.user())
                 .password(config.password().value().toCharArray()).serverId(config.serverId()).startPosition(start).build();
-        client.start();
+        ServerInfo atConnect = client.start();
+        if (atConnect != null && atConnect.mariaDb() && start instanceof StartPosition.FilePosition
+                && atConnect.startGtidPosition() != null) {
+            // A MariaDB dump from a file position carries no GTID history: the server's BINLOG_GTID_POS for it gives
+            // every domain's last GTID before it, so that the offsets carry a complete GTID position to resume from.
+            bridge.mariaDbPositionBefore(atConnect.startGtidPosition());
+        }
         decoder = client.newDecoderForDelivered(BinlogReaderOptions.defaults());
         LOG.info("following {}:{} from {} (transaction sequence {})", config.host(), config.port(), start, sequence);
     }
