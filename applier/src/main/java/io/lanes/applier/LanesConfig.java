@@ -6,6 +6,7 @@ import io.lanes.applier.jdbc.Dialect;
 import io.lanes.core.ApplierFactory;
 import io.lanes.core.CheckpointStore;
 import io.lanes.core.CommitOrder;
+import io.lanes.core.EngineSettings;
 import io.lanes.core.LogicalClockScheduler;
 import io.lanes.core.PartitionScheduler;
 import io.lanes.core.Scheduler;
@@ -559,6 +560,18 @@ public final class LanesConfig {
 
     public CommitOrder commitOrder() {
         return commitOrder;
+    }
+
+    /**
+     * The engine's settings this configuration gives: its knobs (workers, commit order, block commit, checkpoint group
+     * and period, queue budget and capacity, retries, the pipeline's name) over {@link EngineSettings#defaults()}, whose
+     * values stand for the rest (retry back-off, commit-order timeout and deadlock detection, stats interval).
+     */
+    public EngineSettings engineSettings() {
+        return EngineSettings.defaults().withWorkers(workers).withCommitOrder(commitOrder).withBlockCommit(blockCommit)
+                .withCheckpointGroupSize(checkpointGroupSize).withCheckpointPeriod(checkpointPeriod)
+                .withQueueBudgetBytes(queueBudgetBytes).withWorkerQueueCapacity(workerQueueCapacity)
+                .withRetries(retries).withName("lanes-" + pipeline);
     }
 
     public int blockCommit() {

@@ -133,11 +133,7 @@ final class PipelineTarget implements AutoCloseable {
     /** The engine applying into this target, as configured (not started). */
     Engine<SourceTransaction> newEngine(LanesConfig config) {
         return Engine.builder(target.applierFactory()).checkpointStore(target.checkpointStore())
-                .scheduler(config.newScheduler()).workers(config.workers).commitOrder(config.commitOrder)
-                .maxBatchTransactions(config.blockCommit).checkpointGroupSize(config.checkpointGroupSize)
-                .checkpointPeriod(config.checkpointPeriod).queueBudgetBytes(config.queueBudgetBytes)
-                .workerQueueCapacity(config.workerQueueCapacity).retries(config.retries)
-                .name("lanes-" + config.pipeline).build();
+                .scheduler(config.newScheduler()).settings(config.engineSettings()).build();
     }
 
     /**

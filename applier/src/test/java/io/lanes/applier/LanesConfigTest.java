@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lanes.core.CommitOrder;
+import io.lanes.core.EngineSettings;
 import io.lanes.binlog.replication.StartPosition;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,6 +55,24 @@ class LanesConfigTest {
         assertEquals(built.triggers(), parsed.triggers());
         assertEquals(built.checkpointSchema() + "." + built.checkpointTable(),
                 LanesConfig.Option.CHECKPOINT_TABLE.defaultValue());
+        assertEquals(built.engineSettings(), parsed.engineSettings());
+    }
+
+    @Test
+    void theEngineSettingsCarryThePipelinesKnobsAndTheEnginesDefaultsForTheRest() {
+        Properties p = new Properties();
+        p.setProperty("lanes.source.files", "a.000001");
+        p.setProperty("lanes.target.url", "jdbc:h2:mem:x");
+        p.setProperty("lanes.workers", "7");
+        p.setProperty("lanes.block-commit", "9");
+        p.setProperty("lanes.retries", "3");
+        EngineSettings s = LanesConfig.fromProperties(p).engineSettings();
+        assertEquals(7, s.workers());
+        assertEquals(9, s.blockCommit());
+        assertEquals(3, s.retries());
+        assertEquals("lanes-" + LanesConfig.fromProperties(p).pipeline(), s.name());
+        assertEquals(EngineSettings.defaults().commitOrderTimeout(), s.commitOrderTimeout());
+        assertEquals(EngineSettings.defaults().retryBackoff(), s.retryBackoff());
     }
 
     @Test

@@ -16,7 +16,7 @@ public enum CommitOrder {
      * one transaction and its commit cannot start before the previous transaction's commit has returned on another
      * worker and that worker has woken this one. Commits then form a chain of round trips: throughput is at most
      * {@code 1 / (commit latency + wake-up)} whatever the number of workers, e.g. about 1,000 transactions/s against a
-     * target that syncs each commit in 1 ms, against up to {@code maxBatchTransactions} transactions per sync per
+     * target that syncs each commit in 1 ms, against up to {@code blockCommit} transactions per sync per
      * worker with {@link #PER_PARTITION} or {@link #NONE}. Nothing sound avoids this over independent connections: a
      * batch holding non-consecutive transactions would either commit before an earlier transaction of another
      * connection (breaking the order) or wait for it while holding row locks that the earlier transaction may need

@@ -111,7 +111,7 @@ public final class Engine<P> implements AutoCloseable {
      * without further submits. Dispatching thread only (like {@link #submit}).
      *
      * <p>With {@code workers(0)} the engine applies on the dispatching thread and keeps a block-commit batch open across
-     * {@link #submit} calls, as a worker does: it commits it when it holds {@link Builder#maxBatchTransactions} transactions,
+     * {@link #submit} calls, as a worker does: it commits it when it holds {@link Builder#blockCommit} transactions,
      * before and after a barrier, before dispatch would run a checkpoint group ahead of the low-water mark or past the
      * queue budget, when a submit finds the batch older than the checkpoint period, and in {@link #stop()},
      * {@link #close()}, {@link #awaitLowWaterMark} (when the dispatching thread calls it) and here. Nothing commits it
@@ -193,35 +193,34 @@ public final class Engine<P> implements AutoCloseable {
     }
 
     /**
-     * Configures an {@link Engine}. Defaults follow MySQL's: 4 workers, {@link PartitionScheduler},
-     * {@link CommitOrder#STRICT}, checkpoint group 512 transactions / 300 ms, 128 MiB queue budget, 16,384 transactions
-     * per worker queue, 10 retries. Not thread-safe.
+     * Configures an {@link Engine}: the objects it is handed and an {@link EngineSettings} (every value, validated;
+     * {@link #settings()} reads it, {@link #settings(EngineSettings)} replaces it). Defaults follow MySQL's: 4 workers,
+     * {@link PartitionScheduler}, {@link CommitOrder#STRICT}, checkpoint group 512 transactions / 300 ms, 128 MiB queue
+     * budget, 16,384 transactions per worker queue, block commit 64, 10 retries ({@link EngineSettings#defaults()}).
+     * Not thread-safe.
      */
     public static final class Builder<P> {
         private final ApplierFactory<P> applierFactory;
         private Scheduler scheduler = new PartitionScheduler();
-        private int workers = 4;
-        private CommitOrder commitOrder = CommitOrder.STRICT;
         private CheckpointStore store = CheckpointStore.none();
-        private String initialPosition;
-        private int groupSize = 512;
-        private Duration period = Duration.ofMillis(300);
-        private long budgetBytes = 128L << 20;
-        private int workerQueueCapacity = 16_384;
-        private int maxBatch = 64;
-        private int retries = 10;
-        private Duration retryBackoff = Duration.ofMillis(10);
-        private Duration retryMaxBackoff = Duration.ofSeconds(1);
-        private Duration commitOrderTimeout = Duration.ofSeconds(1);
-        private boolean commitOrderDeadlockDetection = true;
+        private EngineSettings settings = EngineSettings.defaults();
         private Executor executor;
         private ThreadFactory threadFactory;
         private StatsListener statsListener;
-        private Duration statsInterval = Duration.ofSeconds(1);
-        private String name = "lanes";
 
         private Builder(ApplierFactory<P> applierFactory) {
             this.applierFactory = Objects.requireNonNull(applierFactory, "applierFactory");
+        }
+
+        /** The settings as configured so far. */
+        public EngineSettings settings() {
+            return settings;
+        }
+
+        /** Replaces every value setting at once (the objects handed to this builder stay). */
+        public Builder<P> settings(EngineSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
         }
 
         public Builder<P> scheduler(Scheduler scheduler) {
@@ -231,15 +230,12 @@ public final class Engine<P> implements AutoCloseable {
 
         /** Number of worker threads; 0 applies on the dispatching thread (the single-threaded baseline). */
         public Builder<P> workers(int workers) {
-            if (workers < 0) {
-                throw new IllegalArgumentException("workers < 0: " + workers);
-            }
-            this.workers = workers;
+            settings = settings.withWorkers(workers);
             return this;
         }
 
         public Builder<P> commitOrder(CommitOrder commitOrder) {
-            this.commitOrder = Objects.requireNonNull(commitOrder, "commitOrder");
+            settings = settings.withCommitOrder(commitOrder);
             return this;
         }
 
@@ -250,7 +246,7 @@ public final class Engine<P> implements AutoCloseable {
 
         /** Where a fresh start (no saved checkpoints) reads from; reported back by {@link RecoveryPoint#position()}. */
         public Builder<P> initialPosition(String position) {
-            this.initialPosition = position;
+            settings = settings.withInitialPosition(position);
             return this;
         }
 
@@ -259,34 +255,25 @@ public final class Engine<P> implements AutoCloseable {
          * checkpoints at least every this many transactions, and dispatch never runs more than this far ahead of it.
          */
         public Builder<P> checkpointGroupSize(int transactions) {
-            if (transactions < 2) {
-                throw new IllegalArgumentException("checkpoint group size < 2: " + transactions);
-            }
-            this.groupSize = transactions;
+            settings = settings.withCheckpointGroupSize(transactions);
             return this;
         }
 
         /** MySQL's replica_checkpoint_period: how often the low-water mark is published and saved. */
         public Builder<P> checkpointPeriod(Duration period) {
-            this.period = positive(period, "checkpoint period");
+            settings = settings.withCheckpointPeriod(period);
             return this;
         }
 
         /** Bytes of queued transactions (MySQL's replica_pending_jobs_size_max). */
         public Builder<P> queueBudgetBytes(long bytes) {
-            if (bytes < 1) {
-                throw new IllegalArgumentException("budget < 1: " + bytes);
-            }
-            this.budgetBytes = bytes;
+            settings = settings.withQueueBudgetBytes(bytes);
             return this;
         }
 
         /** Transactions queued per worker before dispatch waits. */
         public Builder<P> workerQueueCapacity(int transactions) {
-            if (transactions < 1) {
-                throw new IllegalArgumentException("worker queue capacity < 1: " + transactions);
-            }
-            this.workerQueueCapacity = transactions;
+            settings = settings.withWorkerQueueCapacity(transactions);
             return this;
         }
 
@@ -295,27 +282,30 @@ public final class Engine<P> implements AutoCloseable {
          * workers too: the dispatching thread keeps its batch open across submits up to this size (see
          * {@link Engine#flush()}), so a durable target syncs once per batch rather than once per transaction.
          */
-        public Builder<P> maxBatchTransactions(int transactions) {
-            if (transactions < 1) {
-                throw new IllegalArgumentException("max batch < 1: " + transactions);
-            }
-            this.maxBatch = transactions;
+        public Builder<P> blockCommit(int transactions) {
+            settings = settings.withBlockCommit(transactions);
             return this;
+        }
+
+        /**
+         * The same knob as {@link #blockCommit}, under its former name.
+         *
+         * @deprecated use {@link #blockCommit}: one name per knob, as {@code LanesBuilder} and the configuration call it
+         */
+        @Deprecated
+        public Builder<P> maxBatchTransactions(int transactions) {
+            return blockCommit(transactions);
         }
 
         /** Retries of a failed batch before the engine stops (MySQL's replica_transaction_retries). */
         public Builder<P> retries(int retries) {
-            if (retries < 0) {
-                throw new IllegalArgumentException("retries < 0: " + retries);
-            }
-            this.retries = retries;
+            settings = settings.withRetries(retries);
             return this;
         }
 
         /** Back-off before the first retry, doubling up to {@code max}. */
         public Builder<P> retryBackoff(Duration initial, Duration max) {
-            this.retryBackoff = positive(initial, "retry backoff");
-            this.retryMaxBackoff = positive(max, "max retry backoff");
+            settings = settings.withRetryBackoff(initial, max);
             return this;
         }
 
@@ -328,7 +318,7 @@ public final class Engine<P> implements AutoCloseable {
          * for waits the views cannot show.
          */
         public Builder<P> commitOrderTimeout(Duration timeout) {
-            this.commitOrderTimeout = positive(timeout, "commit order timeout");
+            settings = settings.withCommitOrderTimeout(timeout);
             return this;
         }
 
@@ -342,7 +332,7 @@ public final class Engine<P> implements AutoCloseable {
          * (for measurements and tests that show the difference).
          */
         public Builder<P> commitOrderDeadlockDetection(boolean on) {
-            this.commitOrderDeadlockDetection = on;
+            settings = settings.withCommitOrderDeadlockDetection(on);
             return this;
         }
 
@@ -365,26 +355,24 @@ public final class Engine<P> implements AutoCloseable {
 
         public Builder<P> statsListener(StatsListener listener, Duration interval) {
             this.statsListener = Objects.requireNonNull(listener, "listener");
-            this.statsInterval = positive(interval, "stats interval");
+            settings = settings.withStatsInterval(interval);
             return this;
         }
 
         /** Prefix of thread names and log lines. */
         public Builder<P> name(String name) {
-            this.name = Objects.requireNonNull(name, "name");
+            settings = settings.withName(name);
             return this;
         }
 
         public Engine<P> build() {
             Executor ex = executor;
             if (ex == null) {
-                ThreadFactory tf = threadFactory != null ? threadFactory : defaultThreads(name);
+                ThreadFactory tf = threadFactory != null ? threadFactory : defaultThreads(settings.name());
                 ex = r -> tf.newThread(r).start();
             }
-            return new Engine<>(new EngineRuntime<>(new EngineRuntime.Config<>(applierFactory, scheduler, workers,
-                    commitOrder, store, initialPosition, groupSize, period.toNanos(), budgetBytes, workerQueueCapacity,
-                    maxBatch, retries, retryBackoff.toNanos(), retryMaxBackoff.toNanos(), commitOrderTimeout.toNanos(),
-                    commitOrderDeadlockDetection, ex, statsListener, statsInterval.toNanos(), name)));
+            return new Engine<>(new EngineRuntime<>(new EngineRuntime.Config<>(applierFactory, scheduler, store, ex,
+                    statsListener, settings)));
         }
 
         private static ThreadFactory defaultThreads(String name) {
@@ -394,13 +382,6 @@ public final class Engine<P> implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             };
-        }
-
-        private static Duration positive(Duration d, String what) {
-            if (d.isZero() || d.isNegative()) {
-                throw new IllegalArgumentException(what + " must be positive: " + d);
-            }
-            return d;
         }
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * With 0 workers the dispatching thread keeps a block-commit batch open across submits: one target commit per
- * {@code maxBatchTransactions} transactions rather than per transaction, committed on flush, barrier, checkpoint-group
+ * {@code blockCommit} transactions rather than per transaction, committed on flush, barrier, checkpoint-group
  * window, budget, period, awaitLowWaterMark and stop; aborted batches are rolled back and recovered exactly.
  */
 class InlineBlockCommitTest {
@@ -81,7 +81,7 @@ class InlineBlockCommitTest {
     @Test
     void commitsOncePerBlockNotPerTransaction() throws Exception {
         Recording r = new Recording();
-        try (Engine<String> e = Engine.builder(w -> r).workers(0).maxBatchTransactions(16)
+        try (Engine<String> e = Engine.builder(w -> r).workers(0).blockCommit(16)
                 .checkpointPeriod(Duration.ofDays(1)).build()) {
             e.start();
             for (int i = 1; i <= 100; i++) {
@@ -193,7 +193,7 @@ class InlineBlockCommitTest {
     void anAbortRollsTheOpenBlockBackAndRecoveryResumesBeforeIt() throws Exception {
         Store store = new Store();
         Recording r = new Recording();
-        Engine<String> e = Engine.builder(w -> r).workers(0).maxBatchTransactions(4).checkpointStore(store)
+        Engine<String> e = Engine.builder(w -> r).workers(0).blockCommit(4).checkpointStore(store)
                 .checkpointPeriod(Duration.ofDays(1)).build();
         e.start();
         for (int i = 1; i <= 6; i++) {
@@ -205,7 +205,7 @@ class InlineBlockCommitTest {
         assertThrows(IllegalStateException.class, () -> e.submit(txn(7)));
 
         Recording again = new Recording();
-        try (Engine<String> e2 = Engine.builder(w -> again).workers(0).maxBatchTransactions(4).checkpointStore(store)
+        try (Engine<String> e2 = Engine.builder(w -> again).workers(0).blockCommit(4).checkpointStore(store)
                 .build()) {
             RecoveryPoint rp = e2.start();
             assertEquals(0, rp.lowWaterMark());

@@ -157,7 +157,7 @@ class StatsAndLifecycleTest {
     @Test
     void zeroWorkersApplyOnTheDispatchingThread() throws Exception {
         Blocking.THREADS.clear();
-        try (Engine<String> e = Engine.builder(w -> new Blocking()).workers(0).maxBatchTransactions(1).build()) {
+        try (Engine<String> e = Engine.builder(w -> new Blocking()).workers(0).blockCommit(1).build()) {
             e.start();
             for (int i = 1; i <= 10; i++) {
                 e.submit(Transaction.builder("t").position(Integer.toString(i)).partitionKey("a").build());

@@ -84,7 +84,7 @@ public final class CrashChild {
         };
         Engine<SourceTransaction> engine = Engine.builder(jdbc.applierFactory()).checkpointStore(jdbc.checkpointStore())
                 .scheduler(scheduler).workers(Integer.parseInt(a.getOrDefault("workers", "4")))
-                .maxBatchTransactions(Integer.parseInt(a.getOrDefault("batch", "16")))
+                .blockCommit(Integer.parseInt(a.getOrDefault("batch", "16")))
                 .checkpointPeriod(Duration.ofMillis(20)).checkpointGroupSize(64)
                 .retries(3).retryBackoff(Duration.ofMillis(5), Duration.ofMillis(50)).build();
         try (CatalogTableMetadata metadata = new CatalogTableMetadata(jdbc.connections(), jdbc.catalog());

@@ -122,7 +122,7 @@ class TargetFaultTest {
 
     static Engine<SourceTransaction> engine(JdbcTarget jdbc, int retries, Duration backoff, Duration maxBackoff) {
         return Engine.builder(jdbc.applierFactory()).checkpointStore(jdbc.checkpointStore())
-                .scheduler(new WritesetScheduler()).workers(4).maxBatchTransactions(16)
+                .scheduler(new WritesetScheduler()).workers(4).blockCommit(16)
                 .checkpointPeriod(Duration.ofMillis(20)).retries(retries).retryBackoff(backoff, maxBackoff).build();
     }
 

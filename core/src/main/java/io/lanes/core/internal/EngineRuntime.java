@@ -5,6 +5,7 @@ import io.lanes.core.ApplierFailedException;
 import io.lanes.core.Checkpoint;
 import io.lanes.core.CheckpointStore;
 import io.lanes.core.CommitOrder;
+import io.lanes.core.EngineSettings;
 import io.lanes.core.EngineStats;
 import io.lanes.core.Placement;
 import io.lanes.core.RecoveryPoint;
@@ -41,28 +42,84 @@ import org.slf4j.LoggerFactory;
 public final class EngineRuntime<P> {
     private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
 
-    /** Everything {@link io.lanes.core.Engine.Builder} collects. */
+    /**
+     * Everything {@link io.lanes.core.Engine.Builder} collects: the objects it was handed and the settings; the
+     * accessors below read the settings in the units the runtime uses.
+     */
     public record Config<P>(
             ApplierFactory<P> applierFactory,
             Scheduler scheduler,
-            int workers,
-            CommitOrder commitOrder,
             CheckpointStore store,
-            String initialPosition,
-            int groupSize,
-            long periodNanos,
-            long budgetBytes,
-            int workerQueueCapacity,
-            int maxBatch,
-            int maxRetries,
-            long retryBackoffNanos,
-            long retryMaxBackoffNanos,
-            long commitOrderTimeoutNanos,
-            boolean commitOrderDeadlockDetection,
             Executor executor,
             StatsListener statsListener,
-            long statsIntervalNanos,
-            String name) {
+            EngineSettings settings) {
+        int workers() {
+            return settings.workers();
+        }
+
+        CommitOrder commitOrder() {
+            return settings.commitOrder();
+        }
+
+        String initialPosition() {
+            return settings.initialPosition();
+        }
+
+        int groupSize() {
+            return settings.checkpointGroupSize();
+        }
+
+        long periodNanos() {
+            return settings.checkpointPeriod().toNanos();
+        }
+
+        long budgetBytes() {
+            return settings.queueBudgetBytes();
+        }
+
+        int workerQueueCapacity() {
+            return settings.workerQueueCapacity();
+        }
+
+        int maxBatch() {
+            return settings.blockCommit();
+        }
+
+        int maxRetries() {
+            return settings.retries();
+        }
+
+        long retryBackoffNanos() {
+            return saturatedNanos(settings.retryBackoff());
+        }
+
+        long retryMaxBackoffNanos() {
+            return saturatedNanos(settings.retryMaxBackoff());
+        }
+
+        long commitOrderTimeoutNanos() {
+            return saturatedNanos(settings.commitOrderTimeout());
+        }
+
+        boolean commitOrderDeadlockDetection() {
+            return settings.commitOrderDeadlockDetection();
+        }
+
+        long statsIntervalNanos() {
+            return saturatedNanos(settings.statsInterval());
+        }
+
+        String name() {
+            return settings.name();
+        }
+
+        private static long saturatedNanos(java.time.Duration d) {
+            try {
+                return d.toNanos();
+            } catch (ArithmeticException tooLong) {
+                return Long.MAX_VALUE;
+            }
+        }
     }
 
     /**

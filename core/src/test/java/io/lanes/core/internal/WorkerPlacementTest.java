@@ -10,6 +10,7 @@ import io.lanes.core.Batch;
 import io.lanes.core.Checkpoint;
 import io.lanes.core.CheckpointStore;
 import io.lanes.core.CommitOrder;
+import io.lanes.core.EngineSettings;
 import io.lanes.core.SequentialScheduler;
 import io.lanes.core.Transaction;
 import java.util.Collection;
@@ -31,9 +32,9 @@ class WorkerPlacementTest {
     @SuppressWarnings("unchecked")
     WorkerPlacementTest() {
         EngineRuntime<String> runtime = new EngineRuntime<>(new EngineRuntime.Config<>(id -> new NoOp(),
-                new SequentialScheduler(), WORKERS, CommitOrder.NONE, new NoStore(), null, 64, 1_000_000L, 1L << 20,
-                64, 16, 0, 1_000_000L, 1_000_000L, 1_000_000_000L, false, Runnable::run, null, 1_000_000_000L,
-                "placement-test"));
+                new SequentialScheduler(), new NoStore(), Runnable::run, null,
+                EngineSettings.defaults().withWorkers(WORKERS).withCommitOrder(CommitOrder.NONE)
+                        .withName("placement-test")));
         workers = new Worker[WORKERS];
         long now = System.nanoTime();
         for (int i = 0; i < WORKERS; i++) {

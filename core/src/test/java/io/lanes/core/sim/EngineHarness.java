@@ -61,7 +61,7 @@ public final class EngineHarness {
                 .checkpointPeriod(Duration.ofMillis(20))
                 .queueBudgetBytes(k.budget())
                 .workerQueueCapacity(k.queueCapacity())
-                .maxBatchTransactions(k.maxBatch())
+                .blockCommit(k.maxBatch())
                 .retries(3)
                 .retryBackoff(Duration.ofMillis(1), Duration.ofMillis(4))
                 .commitOrderTimeout(Duration.ofSeconds(5))
