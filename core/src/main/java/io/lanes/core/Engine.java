@@ -1,6 +1,7 @@
 package io.lanes.core;
 
 import io.lanes.core.internal.EngineRuntime;
+import io.lanes.core.internal.RuntimeConfig;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -371,7 +372,7 @@ public final class Engine<P> implements AutoCloseable {
                 ThreadFactory tf = threadFactory != null ? threadFactory : defaultThreads(settings.name());
                 ex = r -> tf.newThread(r).start();
             }
-            return new Engine<>(new EngineRuntime<>(new EngineRuntime.Config<>(applierFactory, scheduler, store, ex,
+            return new Engine<>(new EngineRuntime<>(new RuntimeConfig<>(applierFactory, scheduler, store, ex,
                     statsListener, settings)));
         }
 

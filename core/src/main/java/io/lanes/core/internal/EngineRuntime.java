@@ -43,86 +43,6 @@ public final class EngineRuntime<P> {
     private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
 
     /**
-     * Everything {@link io.lanes.core.Engine.Builder} collects: the objects it was handed and the settings; the
-     * accessors below read the settings in the units the runtime uses.
-     */
-    public record Config<P>(
-            ApplierFactory<P> applierFactory,
-            Scheduler scheduler,
-            CheckpointStore store,
-            Executor executor,
-            StatsListener statsListener,
-            EngineSettings settings) {
-        int workers() {
-            return settings.workers();
-        }
-
-        CommitOrder commitOrder() {
-            return settings.commitOrder();
-        }
-
-        String initialPosition() {
-            return settings.initialPosition();
-        }
-
-        int groupSize() {
-            return settings.checkpointGroupSize();
-        }
-
-        long periodNanos() {
-            return settings.checkpointPeriod().toNanos();
-        }
-
-        long budgetBytes() {
-            return settings.queueBudgetBytes();
-        }
-
-        int workerQueueCapacity() {
-            return settings.workerQueueCapacity();
-        }
-
-        int maxBatch() {
-            return settings.blockCommit();
-        }
-
-        int maxRetries() {
-            return settings.retries();
-        }
-
-        long retryBackoffNanos() {
-            return saturatedNanos(settings.retryBackoff());
-        }
-
-        long retryMaxBackoffNanos() {
-            return saturatedNanos(settings.retryMaxBackoff());
-        }
-
-        long commitOrderTimeoutNanos() {
-            return saturatedNanos(settings.commitOrderTimeout());
-        }
-
-        boolean commitOrderDeadlockDetection() {
-            return settings.commitOrderDeadlockDetection();
-        }
-
-        long statsIntervalNanos() {
-            return saturatedNanos(settings.statsInterval());
-        }
-
-        String name() {
-            return settings.name();
-        }
-
-        private static long saturatedNanos(java.time.Duration d) {
-            try {
-                return d.toNanos();
-            } catch (ArithmeticException tooLong) {
-                return Long.MAX_VALUE;
-            }
-        }
-    }
-
-    /**
      * Cheap work goes to the first this many workers only (the processors less one for the dispatching thread): with
      * an apply cheaper than a wake-up, a thread beyond the processors that can run it at once only adds switching
      * (measured: no-op applies lost up to half their throughput spread over 16-1,024 workers on 2 processors).
@@ -172,7 +92,7 @@ public final class EngineRuntime<P> {
     InFlightWindow window;
     long[] recoveredSkips = new long[0];
 
-    private final Config<P> config;
+    private final RuntimeConfig<P> config;
     private final Scheduler scheduler;
     private final CommitOrder commitOrder;
     private final int workerCount;
@@ -230,7 +150,7 @@ public final class EngineRuntime<P> {
     private volatile long skipped;
     private RecoveryPoint recoveryPoint;
 
-    public EngineRuntime(Config<P> config) {
+    public EngineRuntime(RuntimeConfig<P> config) {
         this.config = config;
         this.applierFactory = config.applierFactory();
         this.store = config.store();

@@ -31,7 +31,7 @@ class WorkerPlacementTest {
 
     @SuppressWarnings("unchecked")
     WorkerPlacementTest() {
-        EngineRuntime<String> runtime = new EngineRuntime<>(new EngineRuntime.Config<>(id -> new NoOp(),
+        EngineRuntime<String> runtime = new EngineRuntime<>(new RuntimeConfig<>(id -> new NoOp(),
                 new SequentialScheduler(), new NoStore(), Runnable::run, null,
                 EngineSettings.defaults().withWorkers(WORKERS).withCommitOrder(CommitOrder.NONE)
                         .withName("placement-test")));
