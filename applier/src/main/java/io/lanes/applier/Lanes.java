@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *       any thread at any time, also while another thread is inside {@link #stop()}.</li>
  *   <li>The reading thread ({@code lanes-reader-<pipeline>}) is the engine's dispatching thread: it alone reads the
  *       source, converts transactions (with the {@link BinlogBridge}) and submits them. Each worker runs on a thread of
- *       its own with its own target connection; see {@link Engine} for what happens-before what.</li>
+ *       its own with its own target connection; see {@link io.lanes.core.Engine} for what happens-before what.</li>
  *   <li>A user sink's appliers are called on worker threads only, one applier per worker.</li>
  * </ul>
  *
