@@ -599,7 +599,9 @@ public final class DdlTranslator {
      * generated themselves and decimal integer literals, into a signed BIGINT column. MySQL computes such an
      * expression in signed 64-bit integers, NULL when an operand is NULL, and fails on overflow; every operand is cast
      * to BIGINT so PostgreSQL and H2 compute in the same type (their INTEGER arithmetic would overflow at 32 bits) with
-     * the same NULL rule and an error on overflow. Anything else (functions, division, strings, unsigned or non-integer
+     * the same NULL rule and an error on overflow. One difference stays, loud rather than silent: MariaDB does not
+     * compute an unindexed VIRTUAL column when a row is written (an overflowing one reads as 0 later), while the
+     * target computes at the insert and refuses it, so the pipeline stops there naming the position. Anything else (functions, division, strings, unsigned or non-integer
      * operands, a narrower result column) is refused at the token's offset.
      */
     private String generationExpression(Column c, List<Column> tableColumns) {
