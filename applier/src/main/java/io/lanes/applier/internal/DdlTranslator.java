@@ -103,8 +103,10 @@ public final class DdlTranslator {
      * @param notNull whether it is NOT NULL
      * @param defaultExpression the default as the target writes it (SQL), null when none
      * @param identity whether the target generates its values (AUTO_INCREMENT)
+     * @param generated whether the target computes it (a generated column translated from MySQL's)
      */
-    public record ShapeColumn(String name, boolean notNull, String defaultExpression, boolean identity) {
+    public record ShapeColumn(String name, boolean notNull, String defaultExpression, boolean identity,
+            boolean generated) {
     }
 
     /** An index of a target table: its target name, whether unique, its columns in order. */
@@ -261,7 +263,7 @@ public final class DdlTranslator {
         Set<String> indexNames = new HashSet<>();
         int[] foreignKeys = {0};
         for (Column c : s.columns()) {
-            defs.add(columnDefinition(c));
+            defs.add(columnDefinition(c, s.columns()));
             if (c.primaryKey()) {
                 primaryKey.add(c.name());
             }
@@ -318,6 +320,13 @@ public final class DdlTranslator {
             sql.add("CREATE TABLE " + name + " (LIKE " + qualified(like)
                     + " INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING GENERATED INCLUDING COMMENTS)");
         } else {
+            for (ShapeColumn c : shape.columns()) {
+                if (c.generated()) {
+                    // AS SELECT would copy it as a plain column, which MINIMAL images leave unwritten (VIRTUAL)
+                    throw new DdlSyntaxException("CREATE TABLE ... LIKE " + like.schema() + "." + like.name()
+                            + ": generated column " + c.name() + " is not translated for H2", 0);
+                }
+            }
             sql.add("CREATE TABLE " + name + " AS SELECT * FROM " + qualified(like) + " WITH NO DATA");
             for (ShapeColumn c : shape.columns()) {
                 if (c.notNull()) {
@@ -428,7 +437,7 @@ public final class DdlTranslator {
                             position = a.after().isEmpty() ? " FIRST" : " AFTER " + q(a.after());
                         }
                     }
-                    sql.add("ALTER TABLE " + name + " ADD COLUMN " + columnDefinition(c) + position);
+                    sql.add("ALTER TABLE " + name + " ADD COLUMN " + columnDefinition(c, null) + position);
                     if (c.primaryKey()) {
                         sql.add("ALTER TABLE " + name + " ADD PRIMARY KEY (" + q(c.name()) + ")");
                     }
@@ -499,6 +508,9 @@ public final class DdlTranslator {
     }
 
     private void modifyColumn(TableName t, ModifyColumn m) {
+        if (m.column().generated()) {
+            throw refusedGeneration(m.column(), "in ALTER TABLE");
+        }
         String name = qualified(t);
         Column c = m.column();
         if (!m.oldName().equals(c.name())) {
@@ -546,7 +558,19 @@ public final class DdlTranslator {
         }
     }
 
-    private String columnDefinition(Column c) {
+    /**
+     * A column's target definition; {@code tableColumns} are the columns of the CREATE TABLE it is part of (the only
+     * place a generated column is translated: its expression's column types are known there), null in ALTER TABLE.
+     */
+    private String columnDefinition(Column c, List<Column> tableColumns) {
+        if (c.generated()) {
+            if (tableColumns == null) {
+                throw refusedGeneration(c, "in ALTER TABLE");
+            }
+            return q(c.name()) + " " + type(c.type(), c.name()) + " GENERATED ALWAYS AS ("
+                    + generationExpression(c, tableColumns) + ")" + (pg ? " STORED" : "")
+                    + (Boolean.FALSE.equals(c.nullable()) ? " NOT NULL" : "");
+        }
         String type = type(c.type(), c.name());
         boolean identity = c.autoIncrement() && (type.equals("smallint") || type.equals("integer") || type.equals("bigint")
                 || type.equals("TINYINT") || type.equals("SMALLINT") || type.equals("INTEGER") || type.equals("BIGINT"));
@@ -567,6 +591,80 @@ public final class DdlTranslator {
             sb.append(" NOT NULL");
         }
         return sb.toString();
+    }
+
+    /**
+     * The target's text of a generated column's expression, translated only where MySQL's meaning is kept exactly:
+     * integer arithmetic ({@code + - *} and parentheses) over signed integer columns of the same table that are not
+     * generated themselves and decimal integer literals, into a signed BIGINT column. MySQL computes such an
+     * expression in signed 64-bit integers, NULL when an operand is NULL, and fails on overflow; every operand is cast
+     * to BIGINT so PostgreSQL and H2 compute in the same type (their INTEGER arithmetic would overflow at 32 bits) with
+     * the same NULL rule and an error on overflow. One difference stays, loud rather than silent: MariaDB does not
+     * compute an unindexed VIRTUAL column when a row is written (an overflowing one reads as 0 later), while the
+     * target computes at the insert and refuses it, so the pipeline stops there naming the position. Anything else (functions, division, strings, unsigned or non-integer
+     * operands, a narrower result column) is refused at the token's offset.
+     */
+    private String generationExpression(Column c, List<Column> tableColumns) {
+        List<SqlToken> tokens = c.generation();
+        if (tokens == null || tokens.isEmpty()) {
+            throw refusedGeneration(c, "without its expression");
+        }
+        DataType result = c.type();
+        if (!isSignedInteger(result) || !(result.name().equals("bigint") || result.name().equals("int8"))) {
+            throw refusedGeneration(c, "of type " + result.name() + (result.unsigned() ? " unsigned" : "")
+                    + " (only a signed BIGINT keeps MySQL's 64-bit result)", tokens.get(0).offset());
+        }
+        String bigint = pg ? "bigint" : "BIGINT";
+        StringBuilder out = new StringBuilder();
+        int depth = 0;
+        boolean operandNext = true; // alternates operand, operator; parentheses open where an operand may start
+        for (SqlToken t : tokens) {
+            if (operandNext && t.isSymbol("(")) {
+                depth++;
+                out.append('(');
+            } else if (!operandNext && t.isSymbol(")") && depth > 0) {
+                depth--;
+                out.append(')');
+            } else if (!operandNext && (t.isSymbol("+") || t.isSymbol("-") || t.isSymbol("*"))) {
+                out.append(' ').append(t.text()).append(' ');
+                operandNext = true;
+            } else if (operandNext && t.type() == SqlToken.Type.NUMBER && t.text().matches("[0-9]{1,18}")) {
+                out.append("CAST(").append(t.text()).append(" AS ").append(bigint).append(')');
+                operandNext = false;
+            } else if (operandNext && t.isName()) {
+                Column operand = tableColumns.stream().filter(x -> x.name().equalsIgnoreCase(t.text())).findFirst()
+                        .orElse(null);
+                if (operand == null || operand.generated() || !isSignedInteger(operand.type())) {
+                    throw refusedGeneration(c, "over " + t.text() + " (only signed integer columns that are not "
+                            + "generated keep MySQL's meaning)", t.offset());
+                }
+                out.append("CAST(").append(q(operand.name())).append(" AS ").append(bigint).append(')');
+                operandNext = false;
+            } else {
+                throw refusedGeneration(c, "with '" + t.text() + "' (only + - * over integer columns and literals are "
+                        + "translated)", t.offset());
+            }
+        }
+        if (operandNext || depth != 0) {
+            throw refusedGeneration(c, "with an incomplete expression", tokens.get(tokens.size() - 1).offset());
+        }
+        return out.toString();
+    }
+
+    private static boolean isSignedInteger(DataType t) {
+        return !t.unsigned() && switch (t.name()) {
+            case "tinyint", "smallint", "mediumint", "middleint", "int", "integer", "int4", "bigint", "int8" -> true;
+            default -> false;
+        };
+    }
+
+    private DdlSyntaxException refusedGeneration(Column c, String why) {
+        int offset = c.generation() == null || c.generation().isEmpty() ? 0 : c.generation().get(0).offset();
+        return refusedGeneration(c, why, offset);
+    }
+
+    private DdlSyntaxException refusedGeneration(Column c, String why, int offset) {
+        return new DdlSyntaxException("generated column " + c.name() + " is not translated " + why, offset);
     }
 
     /** The target type for a MySQL type. */

@@ -41,12 +41,21 @@ public final class MySqlDdl {
      *
      * @param charset the CHARACTER SET written on the column (lower case), or null
      * @param collation the COLLATE written on the column (lower case), or null
-     * @param generated whether the column is GENERATED ALWAYS AS (virtual or stored); parsed only for the schema history
+     * @param generated whether the column is GENERATED ALWAYS AS (virtual or stored)
      * @param invisible whether the column is INVISIBLE
+     * @param generation the generation expression's tokens when the column is generated and the statement was parsed
+     *     for translation, or null
      */
     public record Column(String name, DataType type, Boolean nullable, DefaultValue defaultValue, boolean autoIncrement,
             boolean primaryKey, boolean unique, ForeignKey references, String charset, String collation,
-            boolean generated, boolean invisible) {
+            boolean generated, boolean invisible, List<SqlToken> generation) {
+
+        public Column(String name, DataType type, Boolean nullable, DefaultValue defaultValue, boolean autoIncrement,
+                boolean primaryKey, boolean unique, ForeignKey references, String charset, String collation,
+                boolean generated, boolean invisible) {
+            this(name, type, nullable, defaultValue, autoIncrement, primaryKey, unique, references, charset, collation,
+                    generated, invisible, null);
+        }
     }
 
     /** An index part: a column, the prefix length MySQL allows on text columns is dropped. */

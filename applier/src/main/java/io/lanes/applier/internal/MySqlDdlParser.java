@@ -400,6 +400,7 @@ public final class MySqlDdlParser extends SqlTokenCursor {
         columnCharset = null;
         columnCollation = null;
         boolean generated = false;
+        List<SqlToken> generation = null;
         boolean invisible = false;
         DataType type = dataType();
         Boolean nullable = null;
@@ -463,14 +464,16 @@ public final class MySqlDdlParser extends SqlTokenCursor {
             } else if (t.is("REFERENCES")) {
                 references = foreignKeyReference(null, List.of(name), table);
             } else if (t.is("GENERATED") || t.is("AS")) {
-                if (!definitionsOnly) {
-                    throw error("generated column " + name + " is not translated");
-                }
                 if (accept("GENERATED")) {
                     expect("ALWAYS");
                 }
                 expect("AS");
+                int open = pos;
                 skipBalanced();
+                if (!definitionsOnly) {
+                    // the tokens inside the parentheses; the translator decides whether it can keep their meaning
+                    generation = List.copyOf(tokens.subList(open + 1, pos - 1));
+                }
                 if (!accept("VIRTUAL") && !accept("STORED")) {
                     accept("PERSISTENT");
                 }
@@ -485,7 +488,7 @@ public final class MySqlDdlParser extends SqlTokenCursor {
             }
         }
         return new Column(name, type, nullable, defaultValue, autoIncrement, primaryKey, unique, references,
-                columnCharset, columnCollation, generated, invisible);
+                columnCharset, columnCollation, generated, invisible, generation);
     }
 
     private DataType dataType() {

@@ -276,7 +276,8 @@ public final class TranslatingDdlHandler implements DdlHandler {
                         }
                         columns.add(new DdlTranslator.ShapeColumn(rs.getString("COLUMN_NAME"),
                                 rs.getInt("NULLABLE") == DatabaseMetaData.columnNoNulls, rs.getString("COLUMN_DEF"),
-                                "YES".equals(rs.getString("IS_AUTOINCREMENT"))));
+                                "YES".equals(rs.getString("IS_AUTOINCREMENT")),
+                                "YES".equals(rs.getString("IS_GENERATEDCOLUMN"))));
                     }
                 }
                 if (columns.isEmpty()) {

@@ -98,7 +98,9 @@ public final class TargetCatalog {
                 }
                 columns.add(new TargetColumn(rs.getString("COLUMN_NAME"), rs.getInt("ORDINAL_POSITION"),
                         rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
-                        rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") == DatabaseMetaData.columnNullable));
+                        rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE") == DatabaseMetaData.columnNullable,
+                        // a generated column (translated from MySQL's for H2/PostgreSQL) is computed, never written
+                        "YES".equals(rs.getString("IS_GENERATEDCOLUMN"))));
             }
         }
         if (columns.isEmpty()) {

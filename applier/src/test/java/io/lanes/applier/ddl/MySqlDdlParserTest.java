@@ -57,11 +57,23 @@ class MySqlDdlParserTest {
 
     @Test
     void statementsNotTranslatedAreRefusedWholeNotHalfParsed() {
-        for (String sql : List.of("CREATE VIEW v AS SELECT 1", "CREATE TABLE t (a INT, b INT AS (a + 1))",
+        for (String sql : List.of("CREATE VIEW v AS SELECT 1",
                 "CREATE TABLE t2 AS SELECT * FROM t", "GRANT ALL ON *.* TO x", "ALTER TABLE t ADD (a INT, b INT)",
                 "CREATE TABLE t (a INT) garbage (", "INSERT INTO t VALUES (1)")) {
             assertThrows(DdlSyntaxException.class, () -> MySqlDdlParser.parse(sql, "db", 0), sql);
         }
+    }
+
+    @Test
+    void aGeneratedColumnKeepsItsExpressionsTokensForTheTranslatorToJudge() {
+        MySqlDdl.CreateTable c = (MySqlDdl.CreateTable) MySqlDdlParser.parse(
+                "CREATE TABLE t (a INT, b BIGINT GENERATED ALWAYS AS ((a + 1) * 2) STORED NOT NULL)", "db", 0);
+        MySqlDdl.Column b = c.columns().get(1);
+        assertTrue(b.generated());
+        assertEquals(Boolean.FALSE, b.nullable());
+        assertEquals(List.of("(", "a", "+", "1", ")", "*", "2"),
+                b.generation().stream().map(io.lanes.applier.internal.SqlToken::text).toList());
+        assertEquals(null, c.columns().get(0).generation());
     }
 
     @Test
