@@ -13,8 +13,6 @@ import io.lanes.core.CommitOrder;
 import io.lanes.core.EngineSettings;
 import io.lanes.core.SequentialScheduler;
 import io.lanes.core.Transaction;
-import java.util.Collection;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +30,7 @@ class WorkerPlacementTest {
     @SuppressWarnings("unchecked")
     WorkerPlacementTest() {
         EngineRuntime<String> runtime = new EngineRuntime<>(new RuntimeConfig<>(id -> new NoOp(),
-                new SequentialScheduler(), new NoStore(), Runnable::run, null,
+                new SequentialScheduler(), CheckpointStore.none(), Runnable::run, null,
                 EngineSettings.defaults().withWorkers(WORKERS).withCommitOrder(CommitOrder.NONE)
                         .withName("placement-test")));
         workers = new Worker[WORKERS];
@@ -146,21 +144,6 @@ class WorkerPlacementTest {
 
         @Override
         public void close() {
-        }
-    }
-
-    private static final class NoStore implements CheckpointStore {
-        @Override
-        public Collection<Checkpoint> load() {
-            return List.of();
-        }
-
-        @Override
-        public void saveWorkerCheckpoint(Checkpoint checkpoint) {
-        }
-
-        @Override
-        public void saveLowWaterMark(Checkpoint checkpoint) {
         }
     }
 }
