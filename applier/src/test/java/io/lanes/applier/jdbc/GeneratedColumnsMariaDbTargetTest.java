@@ -8,9 +8,6 @@ import io.lanes.applier.testing.TestTarget;
 import io.lanes.binlog.testing.MariaDbServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,24 +55,9 @@ class GeneratedColumnsMariaDbTargetTest {
                     lanes.stop();
                 }
                 assertEquals(List.of("1|11|22|n=11|0", "2|20|40|n=20|5"),
-                        rows(target, "SELECT id, n, v, s, w FROM `" + db + "`.t ORDER BY id"), metadata);
-                assertEquals(List.of("7|8"), rows(target, "SELECT n, g FROM `" + db + "`.nokey"), metadata);
+                        target.rows("SELECT id, n, v, s, w FROM `" + db + "`.t ORDER BY id"), metadata);
+                assertEquals(List.of("7|8"), target.rows("SELECT n, g FROM `" + db + "`.nokey"), metadata);
             }
         }
-    }
-
-    private static List<String> rows(TestTarget target, String sql) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Connection c = target.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i > 1 ? "|" : "").append(rs.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
     }
 }

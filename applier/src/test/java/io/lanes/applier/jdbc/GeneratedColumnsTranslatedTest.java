@@ -6,13 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.lanes.applier.Lanes;
 import io.lanes.applier.testing.TestTarget;
 import io.lanes.binlog.testing.MariaDbServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,8 +27,7 @@ class GeneratedColumnsTranslatedTest {
     void integerGenerationExpressionsAreComputedByH2AndPostgres() throws Exception {
         for (String image : List.of("FULL", "MINIMAL")) {
             String db = "gct_" + image.toLowerCase() + "_" + ProcessHandle.current().pid();
-            Path dir = Files.createDirectories(temp.resolve(image));
-            List<Path> files = new ArrayList<>();
+            List<Path> files;
             try (MariaDbServer server = MariaDbServer.startWithBinlog("--binlog-row-image=" + image)) {
                 server.sql("CREATE DATABASE " + db + ";"
                         + "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, n INT, v BIGINT AS (n * 2) VIRTUAL,"
@@ -47,9 +41,7 @@ class GeneratedColumnsTranslatedTest {
                         + "UPDATE " + db + ".nokey SET n = 7 WHERE n = 1 LIMIT 1;"
                         + "DELETE FROM " + db + ".nokey WHERE n = 2;");
                 server.sql("FLUSH BINARY LOGS");
-                for (Path p : server.binlogFiles()) {
-                    files.add(Files.copy(p, dir.resolve(p.getFileName())));
-                }
+                files = server.copyBinlogFiles(temp.resolve(image));
             }
             for (TestTarget target : List.of(TestTarget.h2(), TestTarget.postgres())) {
                 try (target) {
@@ -65,27 +57,12 @@ class GeneratedColumnsTranslatedTest {
                     }
                     String q = target.dialect().quoteIdentifier(db);
                     assertEquals(List.of("1|11|22|-24|0", "2|2147483647|4294967294|6442450944|5", "4|-5|-10|null|null"),
-                            rows(target, "SELECT id, n, v, s, w FROM " + q + ".t ORDER BY id"), image + " " + target);
+                            target.rows("SELECT id, n, v, s, w FROM " + q + ".t ORDER BY id"), image + " " + target);
                     assertEquals(List.of("1|2", "7|14", "null|null"),
-                            rows(target, "SELECT n, g FROM " + q + ".nokey ORDER BY n NULLS LAST"),
+                            target.rows("SELECT n, g FROM " + q + ".nokey ORDER BY n NULLS LAST"),
                             image + " " + target);
                 }
             }
         }
-    }
-
-    private static List<String> rows(TestTarget target, String sql) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Connection c = target.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder b = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    b.append(i > 1 ? "|" : "").append(rs.getString(i));
-                }
-                out.add(b.toString());
-            }
-        }
-        return out;
     }
 }

@@ -9,9 +9,7 @@ import io.lanes.applier.RowChange;
 import io.lanes.applier.SchemaMapping;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.binlog.testing.MariaDbServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -85,13 +83,7 @@ class MinimalImageVirtualColumnSinkTest {
                 "--binlog-row-image=MINIMAL")) {
             String db = "virt_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime());
             server.sql("CREATE DATABASE " + db + "; USE " + db + ";\n" + statements + "FLUSH BINARY LOGS;");
-            List<Path> files = new ArrayList<>();
-            Path dir = Files.createDirectories(temp.resolve(db));
-            for (Path p : server.binlogFiles()) {
-                Path copy = dir.resolve(p.getFileName());
-                Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
-                files.add(copy);
-            }
+            List<Path> files = server.copyBinlogFiles(temp.resolve(db));
             List<SourceTransaction> delivered = Collections.synchronizedList(new ArrayList<>());
             Lanes lanes = Lanes.builder().source(files).workers(1)
                     .mapping(SchemaMapping.builder().includeSchemas(db).build())

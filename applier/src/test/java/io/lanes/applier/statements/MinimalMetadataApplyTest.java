@@ -97,14 +97,7 @@ class MinimalMetadataApplyTest {
     private Log write(MariaDbServer server, String sql) throws Exception {
         String db = "src_" + ProcessHandle.current().pid() + "_" + Long.toHexString(System.nanoTime());
         server.sql("CREATE DATABASE " + db + "; USE " + db + ";\n" + sql + "\nFLUSH BINARY LOGS;");
-        List<Path> files = new ArrayList<>();
-        Path dir = Files.createDirectories(temp.resolve(db));
-        for (Path p : server.binlogFiles()) {
-            Path copy = dir.resolve(p.getFileName());
-            Files.copy(p, copy, StandardCopyOption.REPLACE_EXISTING);
-            files.add(copy);
-        }
-        return new Log(db, files);
+        return new Log(db, server.copyBinlogFiles(temp.resolve(db)));
     }
 
     record Log(String db, List<Path> files) {

@@ -40,6 +40,22 @@ public abstract class TestTarget implements AutoCloseable {
     }
 
     /** Creates a fresh schema named {@code lt_<pid>_<n>_<suffix>} and returns its name. */
+    /** The rows a query returns, each as its columns' text joined by {@code |} (NULL as {@code null}). */
+    public List<String> rows(String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = connect(); Statement s = c.createStatement(); java.sql.ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder b = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    b.append(i > 1 ? "|" : "").append(rs.getString(i));
+                }
+                out.add(b.toString());
+            }
+        }
+        return out;
+    }
+
     public String newSchema(String suffix) throws SQLException {
         String name = "lt_" + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet() + (suffix.isEmpty() ? "" : "_" + suffix);
         createSchema(name);

@@ -92,6 +92,19 @@ public final class MariaDbServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Copies the binlog files written so far into {@code dir} (created when missing), so that a test reads a stable copy
+     * while the server goes on; returns the copies in order.
+     */
+    public List<Path> copyBinlogFiles(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> copies = new ArrayList<>();
+        for (Path p : binlogFiles()) {
+            copies.add(Files.copy(p, dir.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING));
+        }
+        return copies;
+    }
+
     /** {@code jdbc:mariadb://127.0.0.1:PORT/DB?user=root} (the root user has no password). */
     public String jdbcUrl(String database) {
         return "jdbc:mariadb://127.0.0.1:" + port + "/" + (database == null ? "" : database) + "?user=root";
