@@ -1,17 +1,12 @@
 package io.lanes.core.internal;
 
-import io.lanes.core.ApplierFactory;
 import io.lanes.core.ApplierFailedException;
 import io.lanes.core.Checkpoint;
 import io.lanes.core.CheckpointStore;
 import io.lanes.core.CommitOrder;
-import io.lanes.core.EngineSettings;
 import io.lanes.core.EngineStats;
-import io.lanes.core.Placement;
 import io.lanes.core.RecoveryPoint;
 import io.lanes.core.Scheduler;
-import io.lanes.core.SchedulingContext;
-import io.lanes.core.StatsListener;
 import io.lanes.core.Transaction;
 import io.lanes.core.WaitState;
 import io.lanes.core.WorkerStats;
@@ -23,11 +18,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * The engine's moving parts; {@link io.lanes.core.Engine} is its public face and states the contracts. Not API.
  *
  * <p>The dispatching thread (whoever calls {@link #submit}, one at a time) owns the scheduler, the sequence counter,
- * the per-worker dispatch counters and the commit-order bookkeeping; workers own their queues' consumer side and their
- * batches; shared state is the {@link InFlightWindow}, the queued-bytes counter and the run phase.
+ * and the commit-order bookkeeping; workers own their queues' consumer side and their batches; shared state is the
+ * {@link InFlightWindow}, the queued-bytes counter and the run phase. Tasks are applied by a {@link TaskExecutor} chosen
+ * once at {@link #start}: {@link WorkerThreads}, or with 0 workers {@link InlineExecutor}; the workers reach the runtime
+ * only through its {@link WorkerHost} ({@link Host}).
  */
 public final class EngineRuntime<P> {
     private static final Logger LOG = LoggerFactory.getLogger(EngineRuntime.class);
@@ -69,45 +64,33 @@ public final class EngineRuntime<P> {
     private static final int HALTED = 3;
     private static final int STOPPED = 4;
 
-    final ApplierFactory<P> applierFactory;
-    final CheckpointStore store;
-    final int maxBatch;
-    final int maxRetries;
-    final long retryBackoffNanos;
-    final long retryMaxBackoffNanos;
-    final long commitOrderTimeoutNanos;
-    /** Whether workers waiting for commit order ask their applier who waits for their locks (Applier#sessionsWaitingForThis). */
-    final boolean commitOrderDeadlockDetection;
-    final LongAdder retries = new LongAdder();
-    final LongAdder commitOrderRetries = new LongAdder();
-    /** Commit-order deadlocks found in the target's lock views and broken by rolling the later batch back. */
-    final LongAdder commitOrderDeadlocksBroken = new LongAdder();
+    private final CheckpointStore store;
+    private final WorkerCounters counters = new WorkerCounters();
+    /** What the workers may ask of this runtime. */
+    private final WorkerHost host = new Host();
     /**
      * Bytes given back by workers as their transactions commit. The bytes charged are the dispatching thread's own
      * counter ({@link #chargedBytes}): one shared counter updated by both sides at every transaction made them take its
      * cache line from each other at every transaction.
      */
-    final AtomicLong releasedBytes = new AtomicLong();
-    IdleWorkers idle;
-    InFlightWindow window;
-    long[] recoveredSkips = new long[0];
+    private final AtomicLong releasedBytes = new AtomicLong();
+    private InFlightWindow window;
+    private long[] recoveredSkips = new long[0];
 
     private final RuntimeConfig<P> config;
-    private final Scheduler scheduler;
+    /**
+     * The configured scheduler, or with 0 workers {@link InlineExecutor#IN_ORDER}; chosen by start() with
+     * {@link #executor}.
+     */
+    private Scheduler scheduler;
     private final CommitOrder commitOrder;
     private final int workerCount;
-    /**
-     * The workers placement uses: the configured count, or for work that applies on this process's processors
-     * ({@link io.lanes.core.ApplierFactory#appliesInProcess()}) at most {@link #HOT_WORKERS} of them. The others never
-     * start.
-     */
-    private final int activeWorkers;
     private final long budget;
-    private volatile Worker<P>[] workers;
-    private Worker<P> inline;
-    private long[] dispatchedTo;
-    /** The sequence number last dispatched to each worker (the tail of its queue while it has work). */
-    private long[] lastSeqTo;
+    /**
+     * Where tasks are applied, chosen once by start() (before any thread that reads it is started; a thread halting the
+     * engine before start finishes sees null); the dispatching thread calls it once per transaction.
+     */
+    private TaskExecutor<P> executor;
 
     private volatile int phase = NEW;
     private volatile boolean workersMayExit;
@@ -119,8 +102,6 @@ public final class EngineRuntime<P> {
     /** Written by the dispatching thread, read by stats: opaque access is enough and keeps submit free of fences. */
     @SuppressWarnings("unused")
     private WaitState dispatcherState = WaitState.WAITING_FOR_SOURCE;
-    private CountDownLatch started;
-    private CountDownLatch exited;
     /** Publishes and saves the low-water mark, and calls the stats listener; created by start(). */
     private CheckpointThread checkpointThread;
     private long startNanos;
@@ -144,32 +125,20 @@ public final class EngineRuntime<P> {
     private int skipIndex;
     private final PlacementRequest placement = new PlacementRequest();
     private final Map<String, long[]> lastByPartition = new HashMap<>();
-    /** Which worker gets work the scheduler did not place; created by start(). */
-    private WorkerPlacement<P> placer;
     private volatile long barriers;
     private volatile long skipped;
     private RecoveryPoint recoveryPoint;
 
     public EngineRuntime(RuntimeConfig<P> config) {
         this.config = config;
-        this.applierFactory = config.applierFactory();
         this.store = config.store();
-        this.scheduler = config.scheduler();
         this.commitOrder = config.commitOrder();
         this.workerCount = config.workers();
-        this.activeWorkers = applierFactory.appliesInProcess() ? Math.min(workerCount, HOT_WORKERS) : workerCount;
         this.budget = config.budgetBytes();
-        this.maxBatch = config.maxBatch();
-        this.maxRetries = config.maxRetries();
-        this.retryBackoffNanos = config.retryBackoffNanos();
-        this.retryMaxBackoffNanos = config.retryMaxBackoffNanos();
-        this.commitOrderTimeoutNanos = config.commitOrderTimeoutNanos();
-        this.commitOrderDeadlockDetection = config.commitOrderDeadlockDetection();
     }
 
     // ---------------------------------------------------------------- lifecycle
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public synchronized RecoveryPoint start() {
         if (phase != NEW) {
             throw new IllegalStateException("the engine was started already");
@@ -193,50 +162,21 @@ public final class EngineRuntime<P> {
         if (rp.lowWaterMark() > 0 || recoveredSkips.length > 0) {
             LOG.info("{}: recovering from {}", config.name(), rp);
         }
-        int n = Math.max(1, workerCount);
-        idle = new IdleWorkers(n);
-        dispatchedTo = new long[n];
-        lastSeqTo = new long[n];
-        Worker<P>[] ws = new Worker[n];
-        for (int i = 0; i < n; i++) {
-            ws[i] = new Worker<>(i, this);
-        }
-        workers = ws;
-        placer = new WorkerPlacement<>(ws, dispatchedTo, lastSeqTo, activeWorkers, idle);
         dispatcherThread = Thread.currentThread();
+        // The one place the worker count chooses how tasks are applied.
         if (workerCount == 0) {
-            inline = workers[0];
-            try {
-                inline.openInline();
-            } catch (Exception e) {
-                throw new ApplierFailedException("the applier could not be created", -1, null, 0, rp.lowWaterMark(), e);
-            }
-            exited = new CountDownLatch(0);
+            executor = new InlineExecutor<>(this, config, window, recoveredSkips, rp.lowWaterMark(), host, counters);
+            scheduler = InlineExecutor.IN_ORDER;
         } else {
-            scheduler.init(new ContextImpl());
-            for (int i = activeWorkers - 1; i >= 0; i--) {
-                idle.push(i);
-            }
-            if (activeWorkers < workerCount) {
-                LOG.info("{}: the applier runs in this process: its work stays on {} of the {} workers (processors less "
-                        + "one; more would only contend)", config.name(), activeWorkers, workerCount);
-            }
-            // Worker 0 starts now, so a target that refuses connections fails the start; the others start when
-            // first given work: cheap work packs onto a few workers, and 1,024 configured workers then cost nothing
-            // until the work needs them.
-            started = new CountDownLatch(1);
-            exited = new CountDownLatch(n);
-            for (Worker<P> w : workers) {
-                w.parked = true; // not running yet: placing work there costs a thread start, as a wake-up does
-            }
-            launch(workers[0]);
-            try {
-                started.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                abort();
-                throw new IllegalStateException("interrupted while starting workers", e);
-            }
+            executor = new WorkerThreads<>(this, config, window, recoveredSkips, host, counters);
+            scheduler = config.scheduler();
+        }
+        try {
+            executor.start();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            abort();
+            throw new IllegalStateException("interrupted while starting workers", e);
         }
         phase = RUNNING;
         if (failure.get() != null) {
@@ -249,36 +189,12 @@ public final class EngineRuntime<P> {
         return rp;
     }
 
-    /** Starts a worker's thread once; the dispatching thread (or start) only. */
-    private void launch(Worker<P> w) {
-        if (!w.claimLaunch()) {
-            return;
-        }
-        try {
-            config.executor().execute(w);
-        } catch (RuntimeException e) {
-            exited.countDown();
-            fail(-1, null, w.id, "worker " + w.id + " could not be started", e);
-        }
-    }
-
-    void workerStarted() {
-        started.countDown();
-    }
-
-    void workerExited() {
-        exited.countDown();
-    }
-
+    /** True once the engine halted after a failure or an abort; any thread. */
     boolean halted() {
         return phase == HALTED;
     }
 
-    boolean workersMayExit() {
-        return workersMayExit;
-    }
-
-    /** The first failure wins; halts every worker and wakes every waiting thread. */
+    /** The first failure wins; halts every worker and wakes every waiting thread. Any thread. */
     void fail(long seq, String position, int worker, String message, Throwable cause) {
         ApplierFailedException f = new ApplierFailedException(message, seq, position, worker, -1, cause);
         if (failure.compareAndSet(null, f)) {
@@ -292,13 +208,9 @@ public final class EngineRuntime<P> {
         if (window != null) {
             window.wakeEveryone();
         }
-        if (workers != null) {
-            for (Worker<P> w : workers) {
-                Thread t = w.thread;
-                if (t != null && w != inline) {
-                    LockSupport.unpark(t);
-                }
-            }
+        TaskExecutor<P> ex = executor;
+        if (ex != null) {
+            ex.wakeAll();
         }
         Thread d = dispatcherThread;
         if (d != null) {
@@ -323,16 +235,15 @@ public final class EngineRuntime<P> {
                 phase = DRAINING;
             }
         }
-        if (workerCount == 0 && phase == DRAINING) {
-            inline.flushInline(); // on failure the engine halted: the shutdown below reports it
+        if (phase == DRAINING) {
+            executor.commitHeld(); // on failure the engine halted: the shutdown below reports it
         }
         long last = (long) LAST_DISPATCHED.getAcquire(this);
-        if (workerCount > 0) {
-            window.awaitLwm(last, Long.MAX_VALUE, () -> phase == HALTED || Thread.currentThread().isInterrupted());
-            if (Thread.currentThread().isInterrupted()) {
-                abort();
-                throw new InterruptedException("interrupted while draining; the engine was aborted");
-            }
+        try {
+            executor.drain(last);
+        } catch (InterruptedException e) {
+            abort();
+            throw e;
         }
         shutdown(true);
         if (failure.get() != null) {
@@ -360,23 +271,7 @@ public final class EngineRuntime<P> {
             return;
         }
         workersMayExit = true;
-        for (Worker<P> w : workers) {
-            if (w != inline && w.claimLaunch()) {
-                exited.countDown(); // never started: nothing to wait for, and it can no longer start
-                continue;
-            }
-            Thread t = w.thread;
-            if (t != null && w != inline) {
-                LockSupport.unpark(t);
-            }
-        }
-        awaitUninterruptibly(exited);
-        if (inline != null) {
-            if (!saveLwm) {
-                inline.rollbackInline();
-            }
-            inline.closeApplier();
-        }
+        executor.close(!saveLwm);
         // The checkpoint thread stops before the final save: a periodic save of an older mark still in flight could
         // otherwise commit after the final one and leave the saved low-water mark behind.
         if (checkpointThread != null) {
@@ -395,7 +290,7 @@ public final class EngineRuntime<P> {
         phase = STOPPED;
     }
 
-    private static void awaitUninterruptibly(CountDownLatch latch) {
+    static void awaitUninterruptibly(CountDownLatch latch) {
         boolean interrupted = false;
         for (;;) {
             try {
@@ -417,7 +312,7 @@ public final class EngineRuntime<P> {
     }
 
     /** Called on the dispatching thread when it finds the engine halted by a failure: stops cleanly, then throws. */
-    private RuntimeException failedWhileDispatching() {
+    RuntimeException failedWhileDispatching() {
         if (failure.get() != null) {
             shutdown(true);
             return finalFailure();
@@ -449,17 +344,17 @@ public final class EngineRuntime<P> {
 
     private long dispatch(Transaction<P> txn) throws InterruptedException {
         long seq = nextSeq;
-        if (workerCount == 0 && inline.hasOpenBatch() && (seq - window.lwm() > window.window()
-                || queuedBytes() + Math.min(txn.sizeBytes(), budget) > budget)) {
-            // The open inline batch is what holds the low-water mark and the queued bytes back, and only this thread
-            // can commit it: commit it now rather than wait for ourselves.
-            flushInlineOrThrow();
-        }
         if (seq - knownLwm > window.window()) {
             knownLwm = window.lwm();
             if (seq - knownLwm > window.window()) {
-                awaitDispatch(WaitState.WAITING_FOR_CHECKPOINT_GROUP, seq, 0, -1);
+                // What this thread holds open itself (the inline batch) may be what holds the low-water mark back, and
+                // only this thread can commit it: commit it now rather than wait for ourselves.
+                commitHeldOrThrow();
                 knownLwm = window.lwm();
+                if (seq - knownLwm > window.window()) {
+                    awaitDispatch(WaitState.WAITING_FOR_CHECKPOINT_GROUP, seq, 0, -1);
+                    knownLwm = window.lwm();
+                }
             }
         }
         long charge = Math.min(txn.sizeBytes(), budget);
@@ -467,20 +362,23 @@ public final class EngineRuntime<P> {
             knownReleased = releasedBytes.get();
             long queued = chargedBytes - knownReleased;
             if (queued + charge > budget && queued > 0) {
-                awaitDispatch(WaitState.WAITING_FOR_MEMORY, seq, charge, -1);
+                commitHeldOrThrow(); // the same for the queued bytes
                 knownReleased = releasedBytes.get();
+                queued = chargedBytes - knownReleased;
+                if (queued + charge > budget && queued > 0) {
+                    awaitDispatch(WaitState.WAITING_FOR_MEMORY, seq, charge, -1);
+                    knownReleased = releasedBytes.get();
+                }
             }
         }
         // From here on the transaction is committed to: the scheduler records it, so no interruption may leave it
         // half-dispatched (its sequence number would hold the low-water mark back for ever).
         boolean skip = isRecoveredSkip(seq);
         placement.reset(seq);
-        if (workerCount > 0) {
-            scheduler.schedule(txn, placement);
-            if (placement.worker >= workerCount) {
-                throw new IllegalStateException(scheduler.name() + " placed transaction " + seq + " on worker "
-                        + placement.worker + " of " + workerCount);
-            }
+        scheduler.schedule(txn, placement);
+        if (placement.worker >= workerCount) {
+            throw new IllegalStateException(scheduler.name() + " placed transaction " + seq + " on worker "
+                    + placement.worker + " of " + workerCount);
         }
         boolean oversized = txn.sizeBytes() > budget;
         boolean barrier = txn.isBarrier() || placement.barrier || oversized;
@@ -520,63 +418,49 @@ public final class EngineRuntime<P> {
             barriers++;
         }
         task.bytes = charge;
-        if (workerCount == 0) {
-            window.dispatch(seq, 0, txn.position());
-            LAST_DISPATCHED.setRelease(this, seq);
-            CHARGED.setRelease(this, chargedBytes + charge);
-            if (!inline.runInline(task)) {
-                throw failedWhileDispatching();
-            }
-            if (inline.inlineBatchOlderThan(config.periodNanos(), System.nanoTime())) {
-                flushInlineOrThrow();
-            }
-            return seq;
-        }
-        int w = placement.worker >= 0 ? placement.worker
-                : task.startLwm > 0 ? placer.workerToWaitFor(task.startLwm) : placer.leastLoadedWorker();
-        if (dispatchedTo[w] - workers[w].finished >= config.workerQueueCapacity()) {
-            boolean interrupted = false;
-            for (;;) {
-                try {
-                    awaitDispatch(WaitState.WAITING_FOR_WORKER_QUEUE, seq, 0, w);
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        CHARGED.setRelease(this, chargedBytes + charge);
-        window.dispatch(seq, w, txn.position());
-        LAST_DISPATCHED.setRelease(this, seq);
-        placer.dispatched(w, seq);
-        Worker<P> worker = workers[w];
-        worker.queue.offer(task);
-        if (!worker.launched()) {
-            launch(worker);
-        }
-        if (worker.parked) {
-            // Counts as awake from now on, so the next placements pack onto it instead of waking another worker.
-            long now = System.nanoTime();
-            worker.parked = false;
-            worker.stepStartedAt = now;
-            worker.wakeRequestedAt = now;
-            LockSupport.unpark(worker.thread);
-        }
+        executor.execute(task, placement.worker);
         return seq;
     }
 
-    private void flushInlineOrThrow() {
-        if (!inline.flushInline()) {
+    /**
+     * The executor, on the dispatching thread, once it knows the task's worker (0 inline): charges the task's bytes and
+     * records it as dispatched, before the task is handed over.
+     */
+    void dispatched(Task<P> task, int worker) {
+        CHARGED.setRelease(this, chargedBytes + task.bytes);
+        window.dispatch(task.seq, worker, task.txn.position());
+        LAST_DISPATCHED.setRelease(this, task.seq);
+    }
+
+    /**
+     * The threaded executor, on the dispatching thread: waits until {@code worker}'s queue has room for transaction
+     * {@code seq}. The task is committed to by then (the scheduler recorded it), so an interruption does not stop the
+     * wait; it is kept for the caller to see.
+     */
+    void awaitWorkerQueue(long seq, int worker) {
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                awaitDispatch(WaitState.WAITING_FOR_WORKER_QUEUE, seq, 0, worker);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void commitHeldOrThrow() {
+        if (!executor.commitHeld()) {
             throw failedWhileDispatching();
         }
     }
 
     /**
      * Commits what the dispatching thread holds open: with 0 workers the open block-commit batch; with workers nothing
-     * (they commit as soon as their queue runs dry).
+     * (they commit as soon as their queue runs dry). The caller is the dispatching thread (Engine#flush's contract).
      */
     public void flush() {
         int ph = phase;
@@ -586,12 +470,12 @@ public final class EngineRuntime<P> {
         if (ph == HALTED || (ph == STOPPED && failure.get() != null)) {
             throw failedWhileDispatching();
         }
-        if (workerCount == 0 && ph != STOPPED) {
+        if (ph != STOPPED) {
             Thread me = Thread.currentThread();
             if (dispatcherThread != me) {
                 dispatcherThread = me;
             }
-            flushInlineOrThrow();
+            commitHeldOrThrow();
         }
     }
 
@@ -659,7 +543,7 @@ public final class EngineRuntime<P> {
                         ready = q == 0 || q + charge <= budget;
                         break;
                     default:
-                        ready = dispatchedTo[worker] - workers[worker].finished < config.workerQueueCapacity();
+                        ready = executor.hasRoom(worker);
                         break;
                 }
                 if (ready) {
@@ -679,11 +563,12 @@ public final class EngineRuntime<P> {
         } finally {
             dispatcherWaiting = false;
             dispatcherResumeLwm = Long.MIN_VALUE;
-            placer.chooseAfresh(); // time passed while parked: the next placement chooses afresh
+            executor.dispatcherParked();
             DISPATCHER_STATE.setOpaque(this, WaitState.DISPATCHING);
         }
     }
 
+    /** Wakes the dispatching thread if it waits for the low-water mark to reach where it resumes, or for memory. */
     void wakeDispatcherIfWaiting() {
         if (dispatcherWaiting && window.lwm() >= dispatcherResumeLwm) {
             Thread d = dispatcherThread;
@@ -693,11 +578,6 @@ public final class EngineRuntime<P> {
         }
     }
 
-    void release(long bytes) {
-        if (bytes != 0) {
-            releasedBytes.addAndGet(bytes);
-        }
-    }
 
     /**
      * Bytes of dispatched transactions not yet committed; any thread. The released bytes are read first: a worker
@@ -707,24 +587,6 @@ public final class EngineRuntime<P> {
     long queuedBytes() {
         long released = releasedBytes.get();
         return Math.max(0, (long) CHARGED.getAcquire(this) - released);
-    }
-
-    /** The measured time per transaction is below both a wake-up and the cheap limit; see {@link WorkerPlacement}. */
-    boolean isCheap() {
-        return placer.isCheap();
-    }
-
-    void recordServiceTime(long nanosPerTransaction) {
-        placer.recordServiceTime(nanosPerTransaction);
-    }
-
-    /** The measured time from an unpark to the worker running (moving average). */
-    long wakeNanos() {
-        return placer.wakeNanos();
-    }
-
-    void recordWakeTime(long nanos) {
-        placer.recordWakeTime(nanos);
     }
 
     // ---------------------------------------------------------------- queries
@@ -747,9 +609,10 @@ public final class EngineRuntime<P> {
             throw new IllegalStateException("the engine is not started");
         }
         long deadline = timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
-        if (workerCount == 0 && seq > window.lwm() && phase == RUNNING && Thread.currentThread() == dispatcherThread) {
-            // Only the dispatching thread may commit the open inline batch; another thread waits for it to do so.
-            if (!inline.flushInline()) {
+        if (seq > window.lwm() && phase == RUNNING && Thread.currentThread() == dispatcherThread) {
+            // Only the dispatching thread may commit what it holds open (the inline batch); another thread waits for it
+            // to do so.
+            if (!executor.commitHeld()) {
                 return false;
             }
         }
@@ -761,21 +624,15 @@ public final class EngineRuntime<P> {
         return ok || window.lwm() >= seq;
     }
 
-    /** The workers (null before start); read by a worker looking for the one its open batch blocks. */
-    Worker<P>[] workersForDeadlockCheck() {
-        return workers;
-    }
-
     public EngineStats stats() {
         long now = System.nanoTime();
         List<WorkerStats> ws = new ArrayList<>();
         long applying = 0;
         long committed = 0;
-        Worker<P>[] all = workers;
-        if (all != null) {
-            for (int i = 0; i < all.length; i++) {
-                WorkerStats s = all[i].snapshot(dispatchedTo[i]);
-                ws.add(s);
+        TaskExecutor<P> ex = executor;
+        if (ex != null) {
+            ex.addWorkerStats(ws);
+            for (WorkerStats s : ws) {
                 applying += s.applyingNanos();
                 committed += s.transactions();
             }
@@ -784,9 +641,9 @@ public final class EngineRuntime<P> {
         long up = startNanos == 0 ? 0 : now - startNanos;
         long last = (long) LAST_DISPATCHED.getAcquire(this);
         return new EngineStats(up, lwm, last, committed, Math.max(0, last - lwm - countSkippedAbove(lwm)),
-                queuedBytes(), up == 0 ? 0 : (double) applying / up, barriers, retries.sum(),
-                commitOrderRetries.sum(), skipped, (WaitState) DISPATCHER_STATE.getOpaque(this), ws,
-                commitOrderDeadlocksBroken.sum());
+                queuedBytes(), up == 0 ? 0 : (double) applying / up, barriers, counters.retries(),
+                counters.commitOrderRetries(), skipped, (WaitState) DISPATCHER_STATE.getOpaque(this), ws,
+                counters.commitOrderDeadlocksBroken());
     }
 
     private long countSkippedAbove(long lwm) {
@@ -801,44 +658,35 @@ public final class EngineRuntime<P> {
         return n;
     }
 
-    // ---------------------------------------------------------------- the checkpoint thread
+    // ---------------------------------------------------------------- the workers' handle
 
-    // ---------------------------------------------------------------- scheduler plumbing
-
-    private final class ContextImpl implements SchedulingContext {
+    /** The {@link WorkerHost} the workers are given: the part of this runtime they may use. */
+    private final class Host implements WorkerHost {
         @Override
-        public int workerCount() {
-            return activeWorkers;
+        public void fail(long seq, String position, int worker, String message, Throwable cause) {
+            EngineRuntime.this.fail(seq, position, worker, message, cause);
         }
 
         @Override
-        public boolean isCommitted(long sequence) {
-            return window.isCommitted(sequence);
+        public boolean halted() {
+            return phase == HALTED;
         }
 
         @Override
-        public int workerOf(long sequence) {
-            return window.workerOf(sequence);
+        public boolean workersMayExit() {
+            return workersMayExit;
         }
 
         @Override
-        public int leastLoadedWorker() {
-            return placer.leastLoadedWorker();
+        public void release(long bytes) {
+            if (bytes != 0) {
+                releasedBytes.addAndGet(bytes);
+            }
         }
 
         @Override
-        public int workerForIdleKey(int previous) {
-            return placer.workerForIdleKey(previous);
-        }
-
-        @Override
-        public int pendingTransactions(int worker) {
-            return (int) placer.load(worker);
-        }
-
-        @Override
-        public long lowWaterMark() {
-            return window.lwm();
+        public void wakeDispatcherIfWaiting() {
+            EngineRuntime.this.wakeDispatcherIfWaiting();
         }
     }
 }

@@ -1,13 +1,13 @@
 package io.lanes.core.internal;
 
 import io.lanes.core.Applier;
-import io.lanes.core.ApplyContext;
-import io.lanes.core.Batch;
+import io.lanes.core.ApplierFactory;
 import io.lanes.core.Checkpoint;
-import io.lanes.core.Transaction;
+import io.lanes.core.CheckpointStore;
 import io.lanes.core.WaitState;
 import io.lanes.core.WorkerStats;
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -26,8 +26,14 @@ import org.slf4j.LoggerFactory;
  * ({@link Applier#sessionsWaitingForThis}) while the wait lasts, or else broken by {@code commitOrderTimeout}: either way
  * this, the later batch, is rolled back, waits for its predecessors holding nothing, and is applied again. The earlier
  * transaction is never the one rolled back.
+ *
+ * <p>What it may ask of the engine goes through its {@link WorkerHost}; the settings it reads are copied into final
+ * fields when it is made ({@link WorkerSetup}). Threads: the worker's own thread runs {@link #runThread}; with 0
+ * workers the dispatching thread drives it instead through the inline methods ({@link InlineExecutor}). The dispatching
+ * thread hands it work ({@link #offer}, {@link #wakeIfParked}); the fields read by others are volatile and say who
+ * writes them.
  */
-final class Worker<P> implements Runnable {
+final class Worker<P> {
     private static final Logger LOG = LoggerFactory.getLogger(Worker.class);
     private static final int SPINS_BEFORE_PARK = 100;
     /** The longest a hot worker with cheap work spins for its next transaction before parking. */
@@ -39,11 +45,32 @@ final class Worker<P> implements Runnable {
     private static final WaitState[] STATES = WaitState.values();
 
     final int id;
-    private final EngineRuntime<P> rt;
+    private final WorkerHost host;
     private final InFlightWindow window;
-    final TaskQueue<P> queue = new TaskQueue<>();
-    volatile Thread thread;
-    volatile boolean parked;
+    private final ApplierFactory<P> applierFactory;
+    private final CheckpointStore store;
+    /** The placement whose estimates this worker feeds and reads (see WorkerSetup); its choices are not made here. */
+    private final WorkerPlacement<P> placement;
+    private final IdleWorkers idle;
+    private final WorkerCounters counters;
+    /** Every worker of the engine (this one included), for the commit-order deadlock check. */
+    private final Worker<P>[] peers;
+    private final long[] recoveredSkips;
+    private final int maxBatch;
+    private final int maxRetries;
+    private final long retryBackoffNanos;
+    private final long retryMaxBackoffNanos;
+    private final long commitOrderTimeoutNanos;
+    /** Whether commit-order waits ask the applier who waits for its locks (Applier#sessionsWaitingForThis). */
+    private final boolean commitOrderDeadlockDetection;
+    private final TaskQueue<P> queue = new TaskQueue<>();
+    private volatile Thread thread;
+    /**
+     * True while this worker's thread is parked or about to park, and before its thread has started (placing work there
+     * costs a thread start, as a wake-up does). Written by its own thread, and by the dispatching thread when it wakes
+     * it ({@link #wakeIfParked}); read by placement.
+     */
+    volatile boolean parked = true;
     /** Set once when the thread is started, or when the engine shuts down first (it then never starts). */
     private final java.util.concurrent.atomic.AtomicBoolean launched = new java.util.concurrent.atomic.AtomicBoolean();
     private Applier<P> applier;
@@ -92,7 +119,7 @@ final class Worker<P> implements Runnable {
     /** Moving average of this worker's time per transaction; pessimistic until it has committed something. */
     volatile long serviceNanos = 1_000_000;
     private long batchStartedAt;
-    /** Set by the dispatcher when it unparks this worker, to measure wake-up time. */
+    /** Set by the dispatcher when it unparks this worker (wakeIfParked), to measure wake-up time. */
     volatile long wakeRequestedAt;
     private volatile long bytes;
     private volatile long commits;
@@ -100,11 +127,25 @@ final class Worker<P> implements Runnable {
     private volatile WaitState state = WaitState.IDLE;
     private volatile long stateSince = System.nanoTime();
 
-    Worker(int id, EngineRuntime<P> rt) {
+    Worker(int id, WorkerSetup<P> setup) {
         this.id = id;
         this.context = new WorkerApplyContext(id);
-        this.rt = rt;
-        this.window = rt.window;
+        RuntimeConfig<P> config = setup.config();
+        this.host = setup.host();
+        this.window = setup.window();
+        this.applierFactory = config.applierFactory();
+        this.store = config.store();
+        this.placement = setup.placement();
+        this.idle = setup.idle();
+        this.counters = setup.counters();
+        this.peers = setup.peers();
+        this.recoveredSkips = setup.recoveredSkips();
+        this.maxBatch = config.maxBatch();
+        this.maxRetries = config.maxRetries();
+        this.retryBackoffNanos = config.retryBackoffNanos();
+        this.retryMaxBackoffNanos = config.retryMaxBackoffNanos();
+        this.commitOrderTimeoutNanos = config.commitOrderTimeoutNanos();
+        this.commitOrderDeadlockDetection = config.commitOrderDeadlockDetection();
     }
 
     /** True for the one caller that may start this worker's thread (or, at shutdown, count it as never started). */
@@ -116,39 +157,69 @@ final class Worker<P> implements Runnable {
         return launched.get();
     }
 
+    /** Queues a task; the dispatching thread only (the queue's one producer). */
+    void offer(Task<P> t) {
+        queue.offer(t);
+    }
+
+    /**
+     * The dispatching thread, after {@link #offer}: wakes this worker if it is parked (or not started yet: then the
+     * unpark is a no-op and the thread starting finds the task). It counts as awake from now on, so the next placements
+     * pack onto it instead of waking another worker.
+     */
+    void wakeIfParked() {
+        if (parked) {
+            long now = System.nanoTime();
+            parked = false;
+            stepStartedAt = now;
+            wakeRequestedAt = now;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Any thread (halt, shutdown): unparks this worker's thread if it has one, so that it sees the engine's state. */
+    void unpark() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
     // ---------------------------------------------------------------- thread body
 
-    @Override
-    public void run() {
+    /**
+     * The worker's thread body: creates the applier (counting {@code started} down once that is done or failed), then
+     * takes and applies work until the engine halts or shuts down, and closes the applier.
+     */
+    void runThread(CountDownLatch started) {
         thread = Thread.currentThread();
         stateSince = System.nanoTime();
         try {
             try {
-                applier = rt.applierFactory.create(id);
+                applier = applierFactory.create(id);
                 sharedApplier = applier;
             } catch (Throwable e) {
-                rt.fail(-1, null, id, "applier for worker " + id + " could not be created", e);
+                host.fail(-1, null, id, "applier for worker " + id + " could not be created", e);
                 return;
             } finally {
-                rt.workerStarted();
+                started.countDown();
             }
             wakeRequestedAt = 0; // a thread start (and the applier's creation) is not a wake-up to learn from
             loop();
         } catch (Throwable e) {
-            rt.fail(batchSize > 0 ? batch[0].seq : -1, batchSize > 0 ? batch[0].txn.position() : null, id,
+            host.fail(batchSize > 0 ? batch[0].seq : -1, batchSize > 0 ? batch[0].txn.position() : null, id,
                     "worker " + id + " died", e);
             rollbackQuietly();
         } finally {
             closeApplier();
             enter(WaitState.STOPPED);
-            rt.workerExited();
         }
     }
 
     /** With 0 workers: the dispatching thread creates the applier. */
     void openInline() throws Exception {
         thread = Thread.currentThread();
-        applier = rt.applierFactory.create(id);
+        applier = applierFactory.create(id);
     }
 
     void closeApplier() {
@@ -166,7 +237,7 @@ final class Worker<P> implements Runnable {
         for (;;) {
             Task<P> t = queue.peek();
             if (t == null) {
-                if (rt.halted() || rt.workersMayExit()) {
+                if (host.halted() || host.workersMayExit()) {
                     rollbackQuietly();
                     return;
                 }
@@ -186,10 +257,10 @@ final class Worker<P> implements Runnable {
             queue.remove(t);
             addToBatch(t);
             Task<P> next = queue.peek();
-            if (next == null && !t.barrier && batchSize < rt.maxBatch) {
+            if (next == null && !t.barrier && batchSize < maxBatch) {
                 next = awaitNextWhileCheap();
             }
-            boolean end = t.barrier || batchSize >= rt.maxBatch || next == null || !canJoin(next);
+            boolean end = t.barrier || batchSize >= maxBatch || next == null || !canJoin(next);
             if (!applyTask(t, end)) {
                 return;
             }
@@ -212,7 +283,7 @@ final class Worker<P> implements Runnable {
             return false;
         }
         addToBatch(t);
-        boolean end = t.barrier || batchSize >= rt.maxBatch;
+        boolean end = t.barrier || batchSize >= maxBatch;
         if (!applyTask(t, end)) {
             return false;
         }
@@ -246,7 +317,7 @@ final class Worker<P> implements Runnable {
      * open across transactions).
      */
     private Task<P> awaitNextWhileCheap() {
-        if (id >= EngineRuntime.HOT_WORKERS || !rt.isCheap()) {
+        if (id >= EngineRuntime.HOT_WORKERS || !placement.isCheap()) {
             return null;
         }
         long from = System.nanoTime();
@@ -258,7 +329,7 @@ final class Worker<P> implements Runnable {
                 waitedInBatchNanos += System.nanoTime() - from;
                 return next;
             }
-            if ((i & 63) == 0 && (System.nanoTime() - until >= 0 || rt.halted())) {
+            if ((i & 63) == 0 && (System.nanoTime() - until >= 0 || host.halted())) {
                 spun(false);
                 waitedInBatchNanos += System.nanoTime() - from;
                 return null;
@@ -274,7 +345,7 @@ final class Worker<P> implements Runnable {
      * processor the dispatcher needs, where spinning would only take more of its time).
      */
     private long spinNanos() {
-        return Math.min(spinBudgetNanos, rt.wakeNanos());
+        return Math.min(spinBudgetNanos, placement.wakeNanos());
     }
 
     private void spun(boolean gotWork) {
@@ -284,12 +355,12 @@ final class Worker<P> implements Runnable {
 
     private void idle() {
         enter(WaitState.IDLE);
-        rt.idle.push(id);
+        idle.push(id);
         // A hot worker fed cheap work spins a while (see spinNanos) before parking: the next transaction usually comes
         // sooner (the dispatcher decodes one in microseconds), and a park would cost the dispatcher an unpark per
         // transaction, more than the work itself (a pipeline with one worker then ran slower than with none). Only the
         // first (processors - 1) workers spin, so spinning never takes a processor from the dispatcher.
-        long spinUntil = id < EngineRuntime.HOT_WORKERS && rt.isCheap() ? System.nanoTime() + spinNanos() : 0;
+        long spinUntil = id < EngineRuntime.HOT_WORKERS && placement.isCheap() ? System.nanoTime() + spinNanos() : 0;
         for (int i = 0;; i++) {
             if (queue.peek() != null) {
                 if (spinUntil != 0) {
@@ -306,7 +377,7 @@ final class Worker<P> implements Runnable {
             Thread.onSpinWait();
         }
         parked = true;
-        if (queue.peek() == null && !rt.halted() && !rt.workersMayExit()) {
+        if (queue.peek() == null && !host.halted() && !host.workersMayExit()) {
             LockSupport.park(this);
         }
         parked = false;
@@ -314,20 +385,20 @@ final class Worker<P> implements Runnable {
         long requested = wakeRequestedAt;
         if (requested != 0) {
             wakeRequestedAt = 0;
-            rt.recordWakeTime(now - requested);
+            placement.recordWakeTime(now - requested);
         }
         stepStartedAt = now;
         if (Thread.interrupted()) {
-            rt.fail(-1, null, id, "worker " + id + " was interrupted", new InterruptedException());
+            host.fail(-1, null, id, "worker " + id + " was interrupted", new InterruptedException());
         }
     }
 
     private boolean halted() {
         if (Thread.interrupted()) {
-            rt.fail(batchSize > 0 ? batch[0].seq : -1, batchSize > 0 ? batch[0].txn.position() : null, id,
+            host.fail(batchSize > 0 ? batch[0].seq : -1, batchSize > 0 ? batch[0].txn.position() : null, id,
                     "worker " + id + " was interrupted", new InterruptedException());
         }
-        return rt.halted();
+        return host.halted();
     }
 
     // ---------------------------------------------------------------- dependencies
@@ -431,7 +502,7 @@ final class Worker<P> implements Runnable {
      * halt, or deadlock ({@link #blockedEarlier} then names the earlier worker).
      */
     private boolean awaitCommitOrderOrDeadlock(Task<P> first, long deadline) {
-        if (!rt.commitOrderDeadlockDetection || !lockViewsUsable) {
+        if (!commitOrderDeadlockDetection || !lockViewsUsable) {
             return awaitCommitOrder(first, deadline);
         }
         long interval = FIRST_PROBE_NANOS;
@@ -442,7 +513,7 @@ final class Worker<P> implements Runnable {
             if (awaitCommitOrder(first, sliceEnd)) {
                 return true;
             }
-            if (rt.halted() || System.nanoTime() - deadline >= 0) {
+            if (host.halted() || System.nanoTime() - deadline >= 0) {
                 return false;
             }
             Worker<P> earlier = earlierWorkerWaitingForThis(first.seq);
@@ -457,7 +528,7 @@ final class Worker<P> implements Runnable {
                 // The target said no earlier transaction waits for this batch's locks: the wait is for a slow earlier
                 // transaction (a large one), not a deadlock. Rolling back on the timeout would only redo this work; the
                 // timeout stays as a backstop for waits the lock views cannot show.
-                deadline += (TIMEOUT_FACTOR_WITH_LOCK_VIEWS - 1) * rt.commitOrderTimeoutNanos;
+                deadline += (TIMEOUT_FACTOR_WITH_LOCK_VIEWS - 1) * commitOrderTimeoutNanos;
                 extended = true;
             }
             interval = Math.min(MAX_PROBE_INTERVAL_NANOS, interval * 2);
@@ -470,10 +541,7 @@ final class Worker<P> implements Runnable {
      * (a lock wait looks like that); the lock views are not free.
      */
     private Worker<P> earlierWorkerWaitingForThis(long seq) {
-        Worker<P>[] all = rt.workersForDeadlockCheck();
-        if (all == null) {
-            return null;
-        }
+        Worker<P>[] all = peers;
         probeAnswered = false;
         long now = System.nanoTime();
         boolean candidate = false;
@@ -494,7 +562,7 @@ final class Worker<P> implements Runnable {
             lockViewsUsable = false;
             LOG.warn("worker {}: the target's lock views could not be read ({}); commit-order deadlocks on this worker"
                     + " are broken by the commit-order timeout ({} ms) only", id, e.toString(),
-                    rt.commitOrderTimeoutNanos / 1_000_000);
+                    commitOrderTimeoutNanos / 1_000_000);
             return null;
         }
         if (waiting == null) {
@@ -552,24 +620,24 @@ final class Worker<P> implements Runnable {
             boolean retryable = !(e instanceof VirtualMachineError) && retryable(e);
             rollbackQuietly();
             if (e instanceof VirtualMachineError) {
-                rt.fail(f.seq, f.txn.position(), id, "fatal error applying transaction " + f.seq, e);
+                host.fail(f.seq, f.txn.position(), id, "fatal error applying transaction " + f.seq, e);
                 return false;
             }
             if (!retryable) {
                 return stopAtFailing(f, e, "on worker " + id + " with an error retrying cannot fix");
             }
-            if (rt.halted()) {
+            if (host.halted()) {
                 return false;
             }
             batchAttempts++;
-            if (batchAttempts > rt.maxRetries) {
+            if (batchAttempts > maxRetries) {
                 return stopAtFailing(f, e, batchAttempts + " times on worker " + id);
             }
-            rt.retries.increment();
+            counters.retried();
             LOG.warn("worker {}: transaction {} at {} failed (attempt {} of {}), retrying its batch of {}", id, f.seq,
-                    f.txn.position(), batchAttempts, rt.maxRetries + 1, batchSize, e);
+                    f.txn.position(), batchAttempts, maxRetries + 1, batchSize, e);
             enter(WaitState.RETRYING);
-            long backoff = Math.min(rt.retryMaxBackoffNanos, rt.retryBackoffNanos << Math.min(20, batchAttempts - 1));
+            long backoff = Math.min(retryMaxBackoffNanos, retryBackoffNanos << Math.min(20, batchAttempts - 1));
             long deadline = System.nanoTime() + backoff;
             for (long left = backoff; left > 0; left = deadline - System.nanoTime()) {
                 if (halted()) {
@@ -605,7 +673,7 @@ final class Worker<P> implements Runnable {
             f = pinned;
             e = pinnedFailure != null ? pinnedFailure : e;
         }
-        rt.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position() + " failed " + how, e);
+        host.fail(f.seq, f.txn.position(), id, "transaction " + f.seq + " at " + f.txn.position() + " failed " + how, e);
         return false;
     }
 
@@ -631,7 +699,7 @@ final class Worker<P> implements Runnable {
             batchSize = 1;
             openBatchFirst = t.seq;
             try {
-                if (rt.halted() || !applyAlone(t)) {
+                if (host.halted() || !applyAlone(t)) {
                     // Stopped before this one could fail or not (the engine halted, or its commit order waited too
                     // long): it is where the engine stops, with the batch's own failure.
                     keepInBatch(tasks, i);
@@ -670,7 +738,7 @@ final class Worker<P> implements Runnable {
             return true;
         }
         enter(WaitState.WAITING_FOR_COMMIT_ORDER);
-        if (awaitCommitOrder(t, System.nanoTime() + rt.commitOrderTimeoutNanos)) {
+        if (awaitCommitOrder(t, System.nanoTime() + commitOrderTimeoutNanos)) {
             return true;
         }
         rollbackQuietly();
@@ -718,7 +786,7 @@ final class Worker<P> implements Runnable {
         if (!commitOrderSatisfied(first)) {
             enter(WaitState.WAITING_FOR_COMMIT_ORDER);
             long waitStart = System.nanoTime();
-            boolean ok = awaitCommitOrderOrDeadlock(first, waitStart + rt.commitOrderTimeoutNanos);
+            boolean ok = awaitCommitOrderOrDeadlock(first, waitStart + commitOrderTimeoutNanos);
             if (!ok) {
                 if (halted()) {
                     rollbackQuietly();
@@ -728,7 +796,7 @@ final class Worker<P> implements Runnable {
                 blockedEarlier = null;
                 if (earlier != null) {
                     // A commit-order deadlock, seen in the target's lock views: break it now, not after the timeout.
-                    rt.commitOrderDeadlocksBroken.increment();
+                    counters.commitOrderDeadlockBroken();
                     LOG.info("worker {}: commit-order deadlock broken after {} ms: transaction {} ({}) holds a lock that"
                             + " worker {} (from transaction {}, \"{}\") waits for in the target; rolling back the later"
                             + " batch of {} and applying it again after the earlier ones commit", id,
@@ -737,10 +805,10 @@ final class Worker<P> implements Runnable {
                             WaitState.APPLYING.description(), batchSize);
                 } else {
                     // Suspected commit-order deadlock: an earlier transaction may be blocked on what this batch holds.
-                    rt.commitOrderRetries.increment();
+                    counters.commitOrderRetried();
                     LOG.info("worker {}: transaction {} waited over {} ms for preceding transactions to commit; rolling"
                             + " back its batch of {} and retrying after them", id, first.seq,
-                            rt.commitOrderTimeoutNanos / 1_000_000, batchSize);
+                            commitOrderTimeoutNanos / 1_000_000, batchSize);
                 }
                 rollbackQuietly();
                 if (!awaitCommitOrder(first, Long.MAX_VALUE)) {
@@ -774,7 +842,7 @@ final class Worker<P> implements Runnable {
     private void commitWithCheckpoint() throws Exception {
         Checkpoint cp = buildCheckpoint();
         enter(WaitState.APPLYING);
-        rt.store.saveWorkerCheckpoint(cp);
+        store.saveWorkerCheckpoint(cp);
         applier.commit(batchView.of(batch, batchSize), cp);
     }
 
@@ -807,16 +875,16 @@ final class Worker<P> implements Runnable {
         long perTransaction = Math.max(0, now - batchStartedAt - waitedInBatchNanos) / n;
         waitedInBatchNanos = 0;
         serviceNanos = commits == 1 ? perTransaction : old + ((perTransaction - old) >> 2); // the first replaces the guess
-        rt.recordServiceTime(perTransaction);
+        placement.recordServiceTime(perTransaction);
         stepStartedAt = now;
         finished += n;
-        rt.release(b);
+        host.release(b);
         if (queue.peek() == null) {
             // Before the low-water mark moves: whoever waits for it finds this worker among the idle ones at once.
-            rt.idle.push(id);
+            idle.push(id);
         }
         window.advance();
-        rt.wakeDispatcherIfWaiting();
+        host.wakeDispatcherIfWaiting();
         for (int i = 0; i < n; i++) {
             batch[i].txn = null;
             batch[i] = null;
@@ -839,7 +907,7 @@ final class Worker<P> implements Runnable {
     private Checkpoint buildCheckpoint() {
         InFlightWindow.Mark mark = window.published();
         return Checkpoint.ofWorker(id, mark.sequence(), mark.position(),
-                done.bitmapAbove(mark.sequence(), batch, batchSize, rt.recoveredSkips));
+                done.bitmapAbove(mark.sequence(), batch, batchSize, recoveredSkips));
     }
 
     // ---------------------------------------------------------------- stats

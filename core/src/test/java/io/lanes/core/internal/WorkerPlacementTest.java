@@ -29,18 +29,47 @@ class WorkerPlacementTest {
 
     @SuppressWarnings("unchecked")
     WorkerPlacementTest() {
-        EngineRuntime<String> runtime = new EngineRuntime<>(new RuntimeConfig<>(id -> new NoOp(),
-                new SequentialScheduler(), CheckpointStore.none(), Runnable::run, null,
-                EngineSettings.defaults().withWorkers(WORKERS).withCommitOrder(CommitOrder.NONE)
-                        .withName("placement-test")));
+        RuntimeConfig<String> config = new RuntimeConfig<>(id -> new NoOp(), new SequentialScheduler(),
+                CheckpointStore.none(), Runnable::run, null, EngineSettings.defaults().withWorkers(WORKERS)
+                        .withCommitOrder(CommitOrder.NONE).withName("placement-test"));
         workers = new Worker[WORKERS];
+        IdleWorkers idle = new IdleWorkers(WORKERS);
+        placement = new WorkerPlacement<>(workers, dispatchedTo, lastSeqTo, WORKERS, idle);
+        // No engine: the workers are only made, never run, so their handle is never asked anything.
+        WorkerSetup<String> setup = new WorkerSetup<>(config, null, new long[0], new UnusedHost(), placement, idle,
+                new WorkerCounters(), workers);
         long now = System.nanoTime();
         for (int i = 0; i < WORKERS; i++) {
-            workers[i] = new Worker<>(i, runtime);
+            workers[i] = new Worker<>(i, setup);
             workers[i].parked = false;
             workers[i].stepStartedAt = now;
         }
-        placement = new WorkerPlacement<>(workers, dispatchedTo, lastSeqTo, WORKERS, new IdleWorkers(WORKERS));
+    }
+
+    /** The handle of workers that never run. */
+    private static final class UnusedHost implements WorkerHost {
+        @Override
+        public void fail(long seq, String position, int worker, String message, Throwable cause) {
+            throw new AssertionError(message, cause);
+        }
+
+        @Override
+        public boolean halted() {
+            return false;
+        }
+
+        @Override
+        public boolean workersMayExit() {
+            return false;
+        }
+
+        @Override
+        public void release(long bytes) {
+        }
+
+        @Override
+        public void wakeDispatcherIfWaiting() {
+        }
     }
 
     /** Work that costs more than a wake-up: measured at 5 ms a transaction, every worker's own estimate too. */
