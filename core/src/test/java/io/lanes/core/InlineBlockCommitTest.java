@@ -100,6 +100,30 @@ class InlineBlockCommitTest {
     }
 
     @Test
+    void theConfiguredSchedulerIsNeverAskedWithoutWorkers() throws Exception {
+        Recording r = new Recording();
+        Scheduler refusing = new Scheduler() {
+            @Override
+            public void init(SchedulingContext context) {
+                throw new AssertionError("init with 0 workers");
+            }
+
+            @Override
+            public void schedule(Transaction<?> txn, Placement placement) {
+                throw new AssertionError("schedule with 0 workers");
+            }
+        };
+        try (Engine<String> e = Engine.builder(w -> r).workers(0).scheduler(refusing)
+                .checkpointPeriod(Duration.ofDays(1)).build()) {
+            e.start();
+            for (int i = 1; i <= 5; i++) {
+                e.submit(txn(i));
+            }
+        }
+        assertEquals(5, r.committed.size(), "everything applied in order on the dispatching thread");
+    }
+
+    @Test
     void barriersCommitAloneAndAwaitLowWaterMarkFlushes() throws Exception {
         Recording r = new Recording();
         try (Engine<String> e = Engine.builder(w -> r).workers(0).checkpointPeriod(Duration.ofDays(1)).build()) {

@@ -65,6 +65,6 @@ interface TaskExecutor<P> {
      */
     void close(boolean rollback);
 
-    /** Appends each worker's counters; {@code dispatchedTo} is what the dispatcher handed each worker so far. */
+    /** Appends a snapshot of each worker's counters, in worker order (read racily: each field once). */
     void addWorkerStats(List<WorkerStats> out);
 }
