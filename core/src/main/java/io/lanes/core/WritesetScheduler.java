@@ -1,28 +1,49 @@
 package io.lanes.core;
 
 import io.lanes.core.internal.LongLongHashMap;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * By writeset, like MySQL's WRITESET dependency tracking: two transactions conflict when their write keys (hashed row
- * keys) meet within a bounded history. A transaction waits for the last writer of each of its keys; when all its
- * unfinished dependencies sit on one worker it queues behind them there (no wait, no global drain), otherwise it goes to
- * the least loaded worker and waits there. One with nothing in flight to wait for goes where
+ * keys) meet. A transaction waits for the last in-flight writer of each of its keys; when all its unfinished
+ * dependencies sit on one worker it queues behind them there (no wait, no global drain), otherwise it goes to the least
+ * loaded worker and waits there. One with nothing in flight to wait for goes where
  * {@link SchedulingContext#workerForIdleKey} sends a schema that went idle: back to the worker its rows last ran on when
- * that one is free, else to a free worker. A transaction without write keys is a barrier. When the history is full it
- * is cleared, and every later transaction waits for all transactions before the clearing point (the information about
- * them is gone) until the low-water mark passes it.
+ * that one is free, else to a free worker. A transaction without write keys is a barrier.
  *
- * <p>Runs (issue 19, experimental, off by default): with {@code runLength > 1}, a transaction with nothing in flight to
- * wait for goes to the worker that got the transaction just before it, while that one is still in flight and the run
- * there is shorter than {@code runLength}. Block commit only groups transactions that are consecutive in commit order on
- * one worker; round-robin placement of independent transactions leaves every group one transaction long. Dependencies
- * are recorded exactly as without runs: only the choice of worker for a dependency-free transaction changes.
+ * <p>History: only writers that have not committed can make a later transaction wait, so when the history would grow
+ * past {@code historySize} keys the keys of committed writers (at or below the low-water mark) are dropped first, at a
+ * cost linear in the history and amortised by letting the next drop wait until the history has doubled. Only when the
+ * keys of transactions still in flight exceed {@link #IN_FLIGHT_HISTORY_FACTOR} times the history size is the history
+ * cleared, like MySQL's (binlog_transaction_dependency_history_size), and every later transaction waits for all
+ * transactions before the clearing point (the information about them is gone) until the low-water mark passes it. So a
+ * bulk transaction larger than the history no longer makes everything after it wait for it.
+ *
+ * <p>Runs (issue 19): under a commit order ({@link SchedulingContext#commitOrder()} other than
+ * {@link CommitOrder#NONE}), block commit can only group transactions that are consecutive in that order on one worker
+ * (consecutive overall under {@link CommitOrder#STRICT}, consecutive within their schema under
+ * {@link CommitOrder#PER_PARTITION}); placing each transaction on whichever worker is free leaves every group one
+ * transaction long, one target commit per source transaction. With {@code runLength > 1} a transaction goes to the
+ * worker holding the transaction just before it in that order while that one is in flight, up to {@code runLength} in a
+ * row; then the next run starts on a free worker, so runs apply in parallel and each commits as one target
+ * transaction. A transaction with dependencies joins the run too: its dependencies commit before the run's first
+ * transaction may (they precede it in the commit order), so waiting for them there costs no parallelism the commit
+ * order had not already taken. Dependencies are recorded exactly as without runs; only the choice of worker changes.
+ * Without a commit order there are no runs (block commit groups whatever is ready there).
  *
  * <p>Not thread-safe: the engine calls {@link #schedule} from its one dispatching thread, in sequence order.
  */
 public final class WritesetScheduler implements Scheduler {
     /** MySQL's {@code binlog_transaction_dependency_history_size} default. */
     public static final int DEFAULT_HISTORY_SIZE = 25_000;
+    /** The run length {@link #WritesetScheduler()} uses: see the class comment and docs/commit-order.md. */
+    public static final int DEFAULT_RUN_LENGTH = 16;
+    /**
+     * How many times the history size the keys of in-flight writers may reach before the history is cleared: their
+     * transactions are held in memory anyway (bounded by the engine's queue budget), so their keys cost in proportion.
+     */
+    public static final int IN_FLIGHT_HISTORY_FACTOR = 8;
 
     private final int historySize;
     private final LongLongHashMap lastWriter;
@@ -32,24 +53,39 @@ public final class WritesetScheduler implements Scheduler {
     private SchedulingContext ctx;
     private int workers;
     private long floor;
+    /** The history size at which committed writers' keys are dropped next. */
+    private long dropAt;
     private final int runLength;
-    /** The worker the previous transaction was sent to by this scheduler (-1: the engine chose, or a barrier). */
-    private int runWorker = -1;
-    private int runCount;
+    private final Run strictRun = new Run();
+    private final Map<String, Run> partitionRuns = new HashMap<>();
 
-    public WritesetScheduler() {
-        this(DEFAULT_HISTORY_SIZE);
+    /** A run of consecutive transactions (in the commit order) on one worker. */
+    private static final class Run {
+        int worker = -1;
+        long lastSequence;
+        int count;
+
+        void reset() {
+            worker = -1;
+            count = 0;
+        }
     }
 
-    /** @param historySize how many distinct keys to remember before clearing the history */
+    /** The default history size and {@link #DEFAULT_RUN_LENGTH}. */
+    public WritesetScheduler() {
+        this(DEFAULT_HISTORY_SIZE, DEFAULT_RUN_LENGTH);
+    }
+
+    /** @param historySize how many distinct keys to remember before dropping committed writers' keys (no runs) */
     public WritesetScheduler(int historySize) {
         this(historySize, 1);
     }
 
     /**
-     * @param historySize how many distinct keys to remember before clearing the history
-     * @param runLength how many consecutive dependency-free transactions may be sent to one worker in a row (1: no runs,
-     *     every one goes where {@link SchedulingContext#workerForIdleKey} sends it)
+     * @param historySize how many distinct keys to remember before dropping committed writers' keys
+     * @param runLength how many transactions consecutive in the commit order may be sent to one worker in a row under a
+     *     commit order (1: no runs, every dependency-free one goes where {@link SchedulingContext#workerForIdleKey}
+     *     sends it)
      */
     public WritesetScheduler(int historySize, int runLength) {
         if (historySize < 1) {
@@ -72,8 +108,9 @@ public final class WritesetScheduler implements Scheduler {
         }
         lastWriter.clear();
         floor = 0;
-        runWorker = -1;
-        runCount = 0;
+        dropAt = historySize;
+        strictRun.reset();
+        partitionRuns.clear();
     }
 
     @Override
@@ -81,7 +118,8 @@ public final class WritesetScheduler implements Scheduler {
         int n = txn.writeKeyCount();
         long seq = placement.sequence();
         if (n == 0) {
-            runWorker = -1;
+            strictRun.reset();
+            partitionRuns.clear();
             placement.asBarrier();
             return;
         }
@@ -111,31 +149,70 @@ public final class WritesetScheduler implements Scheduler {
                 }
             }
         }
-        if (anyDependency && oneWorker) {
+        Run run = runLength > 1 && workers > 1 ? runOf(txn) : null;
+        if (run != null && run.worker >= 0 && run.count < runLength && ctx.workerOf(run.lastSequence) == run.worker) {
+            // Continue the run: consecutive in the commit order on one worker, so block commit can group them.
+            worker = run.worker;
+            placement.toWorker(worker);
+        } else if (anyDependency && oneWorker) {
             placement.toWorker(worker);
         } else if (!anyDependency && workers > 1) {
-            if (runLength > 1 && runWorker >= 0 && runCount < runLength && ctx.workerOf(seq - 1) == runWorker) {
-                // Continue the run: consecutive in commit order on one worker, so block commit can group them.
-                worker = runWorker;
-            } else {
-                // Nothing in flight to wait for: as a schema that went idle, back to the worker its rows last ran on
-                // when that one is free, else a free worker (so two busy rows never share a worker while one is free).
-                worker = ctx.workerForIdleKey(previousWorker);
-            }
+            // Nothing in flight to wait for: as a schema that went idle, back to the worker its rows last ran on
+            // when that one is free, else a free worker (so two busy rows never share a worker while one is free).
+            worker = ctx.workerForIdleKey(previousWorker);
             placement.toWorker(worker);
         } else {
             worker = -1; // dependencies on several workers: the engine's least loaded worker, which waits there
         }
-        if (worker >= 0 && worker == runWorker) {
-            runCount++;
-        } else {
-            runWorker = worker;
-            runCount = 1;
+        if (run != null) {
+            if (worker < 0) {
+                run.reset();
+            } else if (worker == run.worker && run.count > 0 && run.count < runLength
+                    && ctx.workerOf(run.lastSequence) == worker) {
+                run.count++;
+                run.lastSequence = seq;
+            } else {
+                run.worker = worker;
+                run.lastSequence = seq;
+                run.count = 1;
+            }
         }
-        if (lastWriter.size() + n > historySize) {
-            // This transaction's dependencies are known; later ones lose sight of everything before it.
-            lastWriter.clear();
-            floor = seq - 1;
+        remember(txn, n, seq, worker);
+    }
+
+    /** The run this transaction may continue under the engine's commit order; null when runs do not apply to it. */
+    private Run runOf(Transaction<?> txn) {
+        switch (ctx.commitOrder()) {
+            case STRICT:
+                return strictRun;
+            case PER_PARTITION:
+                if (txn.partitionKeyCount() != 1) {
+                    // It orders several schemas' commits (or, without keys, all of them): no one run holds it.
+                    for (int i = 0; i < txn.partitionKeyCount(); i++) {
+                        Run r = partitionRuns.get(txn.partitionKey(i));
+                        if (r != null) {
+                            r.reset();
+                        }
+                    }
+                    return null;
+                }
+                return partitionRuns.computeIfAbsent(txn.partitionKey(0), k -> new Run());
+            default:
+                return null;
+        }
+    }
+
+    private void remember(Transaction<?> txn, int n, long seq, int worker) {
+        if (lastWriter.size() + n > dropAt) {
+            long lwm = ctx.lowWaterMark();
+            lastWriter.removeValuesIf(entry -> (entry >>> WORKER_BITS) <= lwm);
+            dropAt = Math.max(historySize, 2L * lastWriter.size());
+            if (lastWriter.size() + n > (long) IN_FLIGHT_HISTORY_FACTOR * historySize) {
+                // This transaction's dependencies are known; later ones lose sight of everything before it.
+                lastWriter.clear();
+                dropAt = historySize;
+                floor = seq - 1;
+            }
         }
         long entry = (seq << WORKER_BITS) | (worker + 1L);
         for (int i = 0; i < n; i++) {

@@ -840,5 +840,10 @@ public final class EngineRuntime<P> {
         public long lowWaterMark() {
             return window.lwm();
         }
+
+        @Override
+        public CommitOrder commitOrder() {
+            return commitOrder;
+        }
     }
 }
