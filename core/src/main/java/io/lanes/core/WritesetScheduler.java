@@ -1,8 +1,6 @@
 package io.lanes.core;
 
 import io.lanes.core.internal.LongLongHashMap;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * By writeset, like MySQL's WRITESET dependency tracking: two transactions conflict when their write keys (hashed row
@@ -21,24 +19,28 @@ import java.util.Map;
  * bulk transaction larger than the history no longer makes everything after it wait for it.
  *
  * <p>Runs (issue 19): under a commit order ({@link SchedulingContext#commitOrder()} other than
- * {@link CommitOrder#NONE}), block commit can only group transactions that are consecutive in that order on one worker
- * (consecutive overall under {@link CommitOrder#STRICT}, consecutive within their schema under
- * {@link CommitOrder#PER_PARTITION}); placing each transaction on whichever worker is free leaves every group one
- * transaction long, one target commit per source transaction. With {@code runLength > 1} a transaction goes to the
- * worker holding the transaction just before it in that order while that one is in flight, up to {@code runLength} in a
- * row; then the next run starts on a free worker, so runs apply in parallel and each commits as one target
- * transaction. A transaction with dependencies joins the run too: its dependencies commit before the run's first
- * transaction may (they precede it in the commit order), so waiting for them there costs no parallelism the commit
- * order had not already taken. Dependencies are recorded exactly as without runs; only the choice of worker changes.
- * Without a commit order there are no runs (block commit groups whatever is ready there).
+ * {@link CommitOrder#NONE}), block commit can only group transactions whose commit-order predecessors have committed or
+ * sit in the same group; placing each transaction on whichever worker is free leaves every group one transaction long,
+ * one target commit per source transaction. With {@code runLength > 1} a transaction goes to the worker holding the
+ * transaction just before it in source order while that one is in flight, up to {@code runLength} in a row; then the
+ * next run starts on a free worker, so runs apply in parallel and each commits as one target transaction. A run is
+ * consecutive in source order, so it satisfies every commit order (under {@link CommitOrder#PER_PARTITION} too, whatever
+ * schemas it mixes); runs kept per schema were measured to end far more often (a transaction of two schemas ends both),
+ * with ten times the commits. A transaction with dependencies joins the run too: its dependencies precede the run's
+ * first transaction in source order and commit before it may, so waiting for them there costs no parallelism the
+ * commit order had not already taken. Dependencies are recorded exactly as without runs; only the choice of worker
+ * changes. Without a commit order there are no runs (block commit groups whatever is ready there).
  *
  * <p>Not thread-safe: the engine calls {@link #schedule} from its one dispatching thread, in sequence order.
  */
 public final class WritesetScheduler implements Scheduler {
     /** MySQL's {@code binlog_transaction_dependency_history_size} default. */
     public static final int DEFAULT_HISTORY_SIZE = 25_000;
-    /** The run length {@link #WritesetScheduler()} uses: see the class comment and docs/commit-order.md. */
-    public static final int DEFAULT_RUN_LENGTH = 16;
+    /**
+     * The run length {@link #WritesetScheduler()} uses: the engine's default block commit, so a run fills one target
+     * transaction (measured against 1 and 16 on issue 19's workloads: docs/commit-order.md).
+     */
+    public static final int DEFAULT_RUN_LENGTH = 64;
     /**
      * How many times the history size the keys of in-flight writers may reach before the history is cleared: their
      * transactions are held in memory anyway (bounded by the engine's queue budget), so their keys cost in proportion.
@@ -56,20 +58,10 @@ public final class WritesetScheduler implements Scheduler {
     /** The history size at which committed writers' keys are dropped next. */
     private long dropAt;
     private final int runLength;
-    private final Run strictRun = new Run();
-    private final Map<String, Run> partitionRuns = new HashMap<>();
-
-    /** A run of consecutive transactions (in the commit order) on one worker. */
-    private static final class Run {
-        int worker = -1;
-        long lastSequence;
-        int count;
-
-        void reset() {
-            worker = -1;
-            count = 0;
-        }
-    }
+    /** The worker of the current run of consecutive transactions (-1: none), its last transaction and its length. */
+    private int runWorker = -1;
+    private long runLast;
+    private int runCount;
 
     /** The default history size and {@link #DEFAULT_RUN_LENGTH}. */
     public WritesetScheduler() {
@@ -109,8 +101,8 @@ public final class WritesetScheduler implements Scheduler {
         lastWriter.clear();
         floor = 0;
         dropAt = historySize;
-        strictRun.reset();
-        partitionRuns.clear();
+        runWorker = -1;
+        runCount = 0;
     }
 
     @Override
@@ -118,8 +110,7 @@ public final class WritesetScheduler implements Scheduler {
         int n = txn.writeKeyCount();
         long seq = placement.sequence();
         if (n == 0) {
-            strictRun.reset();
-            partitionRuns.clear();
+            runWorker = -1;
             placement.asBarrier();
             return;
         }
@@ -149,10 +140,12 @@ public final class WritesetScheduler implements Scheduler {
                 }
             }
         }
-        Run run = runLength > 1 && workers > 1 ? runOf(txn) : null;
-        if (run != null && run.worker >= 0 && run.count < runLength && ctx.workerOf(run.lastSequence) == run.worker) {
-            // Continue the run: consecutive in the commit order on one worker, so block commit can group them.
-            worker = run.worker;
+        boolean runs = runLength > 1 && workers > 1 && ctx.commitOrder() != CommitOrder.NONE;
+        boolean continueRun = runs && runWorker >= 0 && runCount < runLength && runLast == seq - 1
+                && ctx.workerOf(runLast) == runWorker;
+        if (continueRun) {
+            // Consecutive in source order on one worker: block commit can group them under any commit order.
+            worker = runWorker;
             placement.toWorker(worker);
         } else if (anyDependency && oneWorker) {
             placement.toWorker(worker);
@@ -164,42 +157,14 @@ public final class WritesetScheduler implements Scheduler {
         } else {
             worker = -1; // dependencies on several workers: the engine's least loaded worker, which waits there
         }
-        if (run != null) {
-            if (worker < 0) {
-                run.reset();
-            } else if (worker == run.worker && run.count > 0 && run.count < runLength
-                    && ctx.workerOf(run.lastSequence) == worker) {
-                run.count++;
-                run.lastSequence = seq;
-            } else {
-                run.worker = worker;
-                run.lastSequence = seq;
-                run.count = 1;
-            }
+        if (continueRun) {
+            runCount++;
+        } else {
+            runWorker = worker;
+            runCount = 1;
         }
+        runLast = seq;
         remember(txn, n, seq, worker);
-    }
-
-    /** The run this transaction may continue under the engine's commit order; null when runs do not apply to it. */
-    private Run runOf(Transaction<?> txn) {
-        switch (ctx.commitOrder()) {
-            case STRICT:
-                return strictRun;
-            case PER_PARTITION:
-                if (txn.partitionKeyCount() != 1) {
-                    // It orders several schemas' commits (or, without keys, all of them): no one run holds it.
-                    for (int i = 0; i < txn.partitionKeyCount(); i++) {
-                        Run r = partitionRuns.get(txn.partitionKey(i));
-                        if (r != null) {
-                            r.reset();
-                        }
-                    }
-                    return null;
-                }
-                return partitionRuns.computeIfAbsent(txn.partitionKey(0), k -> new Run());
-            default:
-                return null;
-        }
     }
 
     private void remember(Transaction<?> txn, int n, long seq, int worker) {

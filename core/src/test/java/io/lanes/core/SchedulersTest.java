@@ -301,7 +301,7 @@ class SchedulersTest {
     }
 
     @Test
-    void writesetRunsFollowEachSchemaUnderPerPartitionCommitOrder() {
+    void writesetRunsAreConsecutiveInSourceOrderUnderPerPartitionCommitOrderToo() {
         WritesetScheduler s = new WritesetScheduler(100, 3);
         ctx.commitOrder = CommitOrder.PER_PARTITION;
         s.init(ctx);
@@ -309,20 +309,17 @@ class SchedulersTest {
         Decision a1 = place(s, txn().partitionKey("a").writeKeys(1));
         ctx.leastLoaded = 4;
         Decision b1 = place(s, txn().partitionKey("b").writeKeys(2));
+        Decision a2 = place(s, txn().partitionKeys("a", "b").writeKeys(3));
+        assertEquals(List.of(2, 2, 2), List.of(a1.worker, b1.worker, a2.worker),
+                "schemas interleaved, and one of two schemas: consecutive in source order, one run");
+        ctx.committed.add(1L);
+        Decision next = place(s, txn().partitionKey("a").writeKeys(1));
+        assertEquals(List.of(), next.after);
+        assertEquals(4, next.worker, "run length 3 reached: the next run starts on a free worker");
         ctx.leastLoaded = 6;
-        Decision a2 = place(s, txn().partitionKey("a").writeKeys(3));
-        Decision b2 = place(s, txn().partitionKey("b").writeKeys(4));
-        assertEquals(List.of(2, 4, 2, 4), List.of(a1.worker, b1.worker, a2.worker, b2.worker),
-                "each schema's consecutive transactions stay on its run's worker");
-        Decision a3 = place(s, txn().partitionKey("a").writeKeys(2, 5));
-        assertEquals(List.of(2L), a3.after, "its dependency, on worker 4, is recorded as without runs");
-        assertEquals(2, a3.worker, "and it joins the run of its schema");
-        Decision a4 = place(s, txn().partitionKey("a").writeKeys(8));
-        assertEquals(6, a4.worker, "run length 3 reached: the next run starts on a free worker");
-        Decision both = place(s, txn().partitionKeys("a", "b").writeKeys(9));
-        assertEquals(6, both.worker, "two schemas: no run holds it");
-        Decision b3 = place(s, txn().partitionKey("b").writeKeys(10));
-        assertEquals(6, b3.worker, "b's run was ended by the two-schema transaction");
+        Decision dependent = place(s, txn().partitionKey("b").writeKeys(3));
+        assertEquals(List.of(3L), dependent.after, "its dependency is recorded as without runs");
+        assertEquals(4, dependent.worker, "its dependency is on worker 2: it joins the run on worker 4 all the same");
     }
 
     @Test
