@@ -21,6 +21,10 @@
 #   (-XX:TieredStopAtLevel=1 -XX:+UseSerialGC: the C1 compiler only, one GC thread; on 2 cores shared with the target
 #   server, C2's compile threads took about 5 s of CPU in a 10-15 s run), serial (-XX:+UseSerialGC alone: both
 #   compilers, one GC thread; tells the collector's share of the difference from the compiler's).
+# Every run also reports the CPU seconds the target server used (from /proc, over the replica's timed window or the
+# whole Lanes process) and Lanes' own (user + system, time(1)), for the cost per transaction on each side.
+# LANES_EXTRA_JVM_OPTS adds JVM options to the non-launcher series (@RUN@ becomes FLUSH-THREADS[/jvm-...]), e.g.
+#   LANES_EXTRA_JVM_OPTS='-XX:StartFlightRecording=filename=/tmp/lanes-@RUN@.jfr,settings=profile'
 # LANES_TARGET_URL_OPTIONS (e.g. '?useServerPrepStmts=true') is appended to the target's JDBC URL, for probes.
 # Servers run on free loopback ports in a temporary directory, removed at the end.
 # Output: docs/bench/peer-mariadb.tsv, peer-mariadb-run.txt, peer-mariadb-lanes.jsonl (Lanes's JSON summaries, with
@@ -111,7 +115,7 @@ out=docs/bench
 mkdir -p "$out"
 tsv=$out/peer-mariadb.tsv.new
 rm -f "$out/peer-mariadb-lanes.jsonl.new"
-printf 'system\tmode\tthreads\tflush\ttransactions\tseconds\ttps\tfinal state\n' > "$tsv"
+printf 'system\tmode\tthreads\tflush\ttransactions\tseconds\ttps\tfinal state\tserver cpu s\tlanes cpu s\n' > "$tsv"
 {
   echo "kind: $label$([ "$label" = smoke ] && echo ' (a small run on a loaded machine: NOISY, proves the script works)')"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); load: $(uptime)"
@@ -122,6 +126,9 @@ printf 'system\tmode\tthreads\tflush\ttransactions\tseconds\ttps\tfinal state\n'
 } > "$out/peer-mariadb-run.txt.new"
 
 check() { [ "$(state "$1")" = "$expected" ] && echo same || echo DIFFERENT; }
+ticks=$(getconf CLK_TCK)
+# CPU seconds (user + system) the named server has used so far, from /proc: the target's cost of a run.
+cpu_of() { awk -v t="$ticks" '{printf "%.2f", ($14+$15)/t}' "/proc/$(cat "$root/$1.pid")/stat"; }
 run_port=$(free_port)
 for flush in $flushes; do
   for t in $threads; do
@@ -136,12 +143,12 @@ for flush in $flushes; do
         [ -n "$r" ] && [ "$r" -ge "$endpos" ] && break; sleep 0.5
       done
       $R -e "SET GLOBAL slave_parallel_threads=$t; SET GLOBAL slave_parallel_mode='$([ "$mode" = - ] && echo conservative || echo "$mode")'"
-      t0=$(date +%s.%N); $R -e "START SLAVE SQL_THREAD"
+      c0=$(cpu_of run); t0=$(date +%s.%N); $R -e "START SLAVE SQL_THREAD"
       $R -N -e "SELECT MASTER_POS_WAIT('$endfile', $endpos, 3600)" >/dev/null
-      t1=$(date +%s.%N)
+      t1=$(date +%s.%N); c1=$(cpu_of run)
       same=$(check "$root/run.sock")
-      line=$(awk -v t="$t" -v m="$mode" -v f="$flush" -v a="$t0" -v b="$t1" -v n="$txns" -v s="$same" \
-        'BEGIN{d=b-a; printf "mariadb-replica\t%s\t%s\t%s\t%d\t%.2f\t%.0f\t%s", m, t, f, n, d, n/d, s}')
+      line=$(awk -v t="$t" -v m="$mode" -v f="$flush" -v a="$t0" -v b="$t1" -v n="$txns" -v s="$same" -v c="$c0" -v e="$c1" \
+        'BEGIN{d=b-a; printf "mariadb-replica\t%s\t%s\t%s\t%d\t%.2f\t%.0f\t%s\t%.1f\t-", m, t, f, n, d, n/d, s, e-c}')
       echo "$line" | tee -a "$tsv"
       stop run
     done
@@ -155,14 +162,21 @@ for flush in $flushes; do
       esac
       rm -rf "$root/run"; cp -a "$root/base" "$root/run"
       start run "$run_port" --server-id=3 --innodb-flush-log-at-trx-commit="$flush"
+      # LANES_EXTRA_JVM_OPTS (e.g. a flight recording) is added to the series other than the launcher.
+      # shellcheck disable=SC2206
+      [ -z "${LANES_EXTRA_JVM_OPTS:-}" ] || jopts+=(${LANES_EXTRA_JVM_OPTS//@RUN@/$flush-$t$suffix})
       if [ "$jvm" = launcher ]; then launch=(env -u LANES_JAVA_OPTS LANES_JAR="$jar" examples/bin/lanes); else launch=(java "${jopts[@]}" -jar "$jar"); fi
-      json=$("${launch[@]}" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/${LANES_TARGET_URL_OPTIONS:-}" --target-user root \
+      c0=$(cpu_of run)
+      json=$(/usr/bin/time -f "%U %S" -o "$root/lanes.time" "${launch[@]}" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/${LANES_TARGET_URL_OPTIONS:-}" --target-user root \
         --scheduler "$scheduler" --workers "$t" --block-commit "$block" --commit-order "$order" --json | tail -1)
+      c1=$(cpu_of run)
       echo "$json" >> "$out/peer-mariadb-lanes.jsonl.new"
       same=$(check "$root/run.sock")
+      # The server's CPU over the whole Lanes process (start-up included, as Lanes' own CPU from time(1) is).
       line=$(python3 -c 'import json,sys; j=json.loads(sys.argv[1]); n=j.get("transactions"); s=j.get("seconds");
-print("lanes\t%s\t%s\t%s\t%d\t%.2f\t%.0f\t%s" % (sys.argv[2], sys.argv[3], sys.argv[4], n, s, n/s, sys.argv[5]))' \
-        "$json" "$scheduler/block-$block/$order$suffix" "$t" "$flush" "$same")
+u=sum(float(x) for x in open(sys.argv[7]).read().split()[-2:])
+print("lanes\t%s\t%s\t%s\t%d\t%.2f\t%.0f\t%s\t%.1f\t%.1f" % (sys.argv[2], sys.argv[3], sys.argv[4], n, s, n/s, sys.argv[5], float(sys.argv[6]), u))' \
+        "$json" "$scheduler/block-$block/$order$suffix" "$t" "$flush" "$same" "$(awk -v a="$c0" -v b="$c1" 'BEGIN{print b-a}')" "$root/lanes.time")
       echo "$line" | tee -a "$tsv"
       stop run
     done

@@ -293,8 +293,9 @@ public final class LanesBuilder {
     }
 
     /**
-     * Writeset scheduler only (experimental, issue 19): most consecutive independent transactions sent to one worker in
-     * a row, so block commit can group them under a commit order (1: each to a free worker, the default).
+     * Writeset scheduler under a commit order only: most transactions consecutive in source order sent to one worker in
+     * a row, so block commit can group them (default {@link LanesConfig#DEFAULT_WRITESET_RUN}; 1: each to a free worker,
+     * one target commit per transaction).
      */
     public LanesBuilder writesetRun(int transactions) {
         if (transactions < 1) {

@@ -50,8 +50,8 @@ public final class LanesConfig {
      * the commit order (checkpoints record exactly which transactions committed).
      */
     public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.PER_PARTITION;
-    /** Default {@link Option#WRITESET_RUN}: no runs, as before issue 19's experiment. */
-    public static final int DEFAULT_WRITESET_RUN = 1;
+    /** Default {@link Option#WRITESET_RUN}: {@link WritesetScheduler#DEFAULT_RUN_LENGTH}. */
+    public static final int DEFAULT_WRITESET_RUN = WritesetScheduler.DEFAULT_RUN_LENGTH;
     /** Default {@link Option#BLOCK_COMMIT}. */
     public static final int DEFAULT_BLOCK_COMMIT = 64;
     /** Default {@link Option#CHECKPOINT_GROUP_SIZE}. */
@@ -231,9 +231,10 @@ public final class LanesConfig {
                         + "final state and exactly-once do not depend on it."),
         WRITESET_RUN("lanes.scheduler.writeset-run", "int >= 1", String.valueOf(DEFAULT_WRITESET_RUN),
                 "writesetRun(int)",
-                "Writeset scheduler only (experimental): most consecutive independent transactions sent to one worker "
-                        + "in a row, so block commit can group them under a commit order; 1 spreads each to a free "
-                        + "worker. Dependencies are honoured the same either way."),
+                "Writeset scheduler under a commit order (strict or partition) only: most transactions consecutive in "
+                        + "source order sent to one worker in a row, so block commit can group them into one target "
+                        + "commit; 1 spreads each to a free worker (one target commit per transaction). Dependencies "
+                        + "are honoured the same either way."),
         BLOCK_COMMIT("lanes.block-commit", "int >= 1", String.valueOf(DEFAULT_BLOCK_COMMIT), "blockCommit(int)",
                 "Most consecutive transactions a worker commits as one target transaction; 1 commits each alone."),
         CHECKPOINT_GROUP_SIZE("lanes.checkpoint.group-size", "int >= 2", String.valueOf(DEFAULT_CHECKPOINT_GROUP_SIZE),

@@ -49,4 +49,15 @@ public interface SchedulingContext {
 
     /** The low-water mark: every transaction with a sequence number at or below it has committed. */
     long lowWaterMark();
+
+    /**
+     * The order the engine commits in. Under a commit order a worker's block commit can only group transactions that
+     * are consecutive in that order and queued on that worker, so a scheduler may choose to keep such runs together
+     * (as {@link WritesetScheduler} does); dependencies must not depend on it.
+     *
+     * @return the engine's setting; this default (for contexts other than the engine's) is {@link CommitOrder#NONE}
+     */
+    default CommitOrder commitOrder() {
+        return CommitOrder.NONE;
+    }
 }

@@ -4,25 +4,48 @@ import io.lanes.core.internal.LongLongHashMap;
 
 /**
  * By writeset, like MySQL's WRITESET dependency tracking: two transactions conflict when their write keys (hashed row
- * keys) meet within a bounded history. A transaction waits for the last writer of each of its keys; when all its
- * unfinished dependencies sit on one worker it queues behind them there (no wait, no global drain), otherwise it goes to
- * the least loaded worker and waits there. One with nothing in flight to wait for goes where
+ * keys) meet. A transaction waits for the last in-flight writer of each of its keys; when all its unfinished
+ * dependencies sit on one worker it queues behind them there (no wait, no global drain), otherwise it goes to the least
+ * loaded worker and waits there. One with nothing in flight to wait for goes where
  * {@link SchedulingContext#workerForIdleKey} sends a schema that went idle: back to the worker its rows last ran on when
- * that one is free, else to a free worker. A transaction without write keys is a barrier. When the history is full it
- * is cleared, and every later transaction waits for all transactions before the clearing point (the information about
- * them is gone) until the low-water mark passes it.
+ * that one is free, else to a free worker. A transaction without write keys is a barrier.
  *
- * <p>Runs (issue 19, experimental, off by default): with {@code runLength > 1}, a transaction with nothing in flight to
- * wait for goes to the worker that got the transaction just before it, while that one is still in flight and the run
- * there is shorter than {@code runLength}. Block commit only groups transactions that are consecutive in commit order on
- * one worker; round-robin placement of independent transactions leaves every group one transaction long. Dependencies
- * are recorded exactly as without runs: only the choice of worker for a dependency-free transaction changes.
+ * <p>History: only writers that have not committed can make a later transaction wait, so when the history would grow
+ * past {@code historySize} keys the keys of committed writers (at or below the low-water mark) are dropped first, at a
+ * cost linear in the history and amortised by letting the next drop wait until the history has doubled. Only when the
+ * keys of transactions still in flight exceed {@link #IN_FLIGHT_HISTORY_FACTOR} times the history size is the history
+ * cleared, like MySQL's (binlog_transaction_dependency_history_size), and every later transaction waits for all
+ * transactions before the clearing point (the information about them is gone) until the low-water mark passes it. So a
+ * bulk transaction larger than the history no longer makes everything after it wait for it.
+ *
+ * <p>Runs (issue 19): under a commit order ({@link SchedulingContext#commitOrder()} other than
+ * {@link CommitOrder#NONE}), block commit can only group transactions whose commit-order predecessors have committed or
+ * sit in the same group; placing each transaction on whichever worker is free leaves every group one transaction long,
+ * one target commit per source transaction. With {@code runLength > 1} a transaction goes to the worker holding the
+ * transaction just before it in source order while that one is in flight, up to {@code runLength} in a row; then the
+ * next run starts on a free worker, so runs apply in parallel and each commits as one target transaction. A run is
+ * consecutive in source order, so it satisfies every commit order (under {@link CommitOrder#PER_PARTITION} too, whatever
+ * schemas it mixes); runs kept per schema were measured to end far more often (a transaction of two schemas ends both),
+ * with ten times the commits. A transaction with dependencies joins the run too: its dependencies precede the run's
+ * first transaction in source order and commit before it may, so waiting for them there costs no parallelism the
+ * commit order had not already taken. Dependencies are recorded exactly as without runs; only the choice of worker
+ * changes. Without a commit order there are no runs (block commit groups whatever is ready there).
  *
  * <p>Not thread-safe: the engine calls {@link #schedule} from its one dispatching thread, in sequence order.
  */
 public final class WritesetScheduler implements Scheduler {
     /** MySQL's {@code binlog_transaction_dependency_history_size} default. */
     public static final int DEFAULT_HISTORY_SIZE = 25_000;
+    /**
+     * The run length {@link #WritesetScheduler()} uses: the engine's default block commit, so a run fills one target
+     * transaction (measured against 1 and 16 on issue 19's workloads: docs/commit-order.md).
+     */
+    public static final int DEFAULT_RUN_LENGTH = 64;
+    /**
+     * How many times the history size the keys of in-flight writers may reach before the history is cleared: their
+     * transactions are held in memory anyway (bounded by the engine's queue budget), so their keys cost in proportion.
+     */
+    public static final int IN_FLIGHT_HISTORY_FACTOR = 8;
 
     private final int historySize;
     private final LongLongHashMap lastWriter;
@@ -32,24 +55,29 @@ public final class WritesetScheduler implements Scheduler {
     private SchedulingContext ctx;
     private int workers;
     private long floor;
+    /** The history size at which committed writers' keys are dropped next. */
+    private long dropAt;
     private final int runLength;
-    /** The worker the previous transaction was sent to by this scheduler (-1: the engine chose, or a barrier). */
+    /** The worker of the current run of consecutive transactions (-1: none), its last transaction and its length. */
     private int runWorker = -1;
+    private long runLast;
     private int runCount;
 
+    /** The default history size and {@link #DEFAULT_RUN_LENGTH}. */
     public WritesetScheduler() {
-        this(DEFAULT_HISTORY_SIZE);
+        this(DEFAULT_HISTORY_SIZE, DEFAULT_RUN_LENGTH);
     }
 
-    /** @param historySize how many distinct keys to remember before clearing the history */
+    /** @param historySize how many distinct keys to remember before dropping committed writers' keys (no runs) */
     public WritesetScheduler(int historySize) {
         this(historySize, 1);
     }
 
     /**
-     * @param historySize how many distinct keys to remember before clearing the history
-     * @param runLength how many consecutive dependency-free transactions may be sent to one worker in a row (1: no runs,
-     *     every one goes where {@link SchedulingContext#workerForIdleKey} sends it)
+     * @param historySize how many distinct keys to remember before dropping committed writers' keys
+     * @param runLength how many transactions consecutive in the commit order may be sent to one worker in a row under a
+     *     commit order (1: no runs, every dependency-free one goes where {@link SchedulingContext#workerForIdleKey}
+     *     sends it)
      */
     public WritesetScheduler(int historySize, int runLength) {
         if (historySize < 1) {
@@ -72,6 +100,7 @@ public final class WritesetScheduler implements Scheduler {
         }
         lastWriter.clear();
         floor = 0;
+        dropAt = historySize;
         runWorker = -1;
         runCount = 0;
     }
@@ -111,31 +140,44 @@ public final class WritesetScheduler implements Scheduler {
                 }
             }
         }
-        if (anyDependency && oneWorker) {
+        boolean runs = runLength > 1 && workers > 1 && ctx.commitOrder() != CommitOrder.NONE;
+        boolean continueRun = runs && runWorker >= 0 && runCount < runLength && runLast == seq - 1
+                && ctx.workerOf(runLast) == runWorker;
+        if (continueRun) {
+            // Consecutive in source order on one worker: block commit can group them under any commit order.
+            worker = runWorker;
+            placement.toWorker(worker);
+        } else if (anyDependency && oneWorker) {
             placement.toWorker(worker);
         } else if (!anyDependency && workers > 1) {
-            if (runLength > 1 && runWorker >= 0 && runCount < runLength && ctx.workerOf(seq - 1) == runWorker) {
-                // Continue the run: consecutive in commit order on one worker, so block commit can group them.
-                worker = runWorker;
-            } else {
-                // Nothing in flight to wait for: as a schema that went idle, back to the worker its rows last ran on
-                // when that one is free, else a free worker (so two busy rows never share a worker while one is free).
-                worker = ctx.workerForIdleKey(previousWorker);
-            }
+            // Nothing in flight to wait for: as a schema that went idle, back to the worker its rows last ran on
+            // when that one is free, else a free worker (so two busy rows never share a worker while one is free).
+            worker = ctx.workerForIdleKey(previousWorker);
             placement.toWorker(worker);
         } else {
             worker = -1; // dependencies on several workers: the engine's least loaded worker, which waits there
         }
-        if (worker >= 0 && worker == runWorker) {
+        if (continueRun) {
             runCount++;
         } else {
             runWorker = worker;
             runCount = 1;
         }
-        if (lastWriter.size() + n > historySize) {
-            // This transaction's dependencies are known; later ones lose sight of everything before it.
-            lastWriter.clear();
-            floor = seq - 1;
+        runLast = seq;
+        remember(txn, n, seq, worker);
+    }
+
+    private void remember(Transaction<?> txn, int n, long seq, int worker) {
+        if (lastWriter.size() + n > dropAt) {
+            long lwm = ctx.lowWaterMark();
+            lastWriter.removeValuesIf(entry -> (entry >>> WORKER_BITS) <= lwm);
+            dropAt = Math.max(historySize, 2L * lastWriter.size());
+            if (lastWriter.size() + n > (long) IN_FLIGHT_HISTORY_FACTOR * historySize) {
+                // This transaction's dependencies are known; later ones lose sight of everything before it.
+                lastWriter.clear();
+                dropAt = historySize;
+                floor = seq - 1;
+            }
         }
         long entry = (seq << WORKER_BITS) | (worker + 1L);
         for (int i = 0; i < n; i++) {

@@ -22,6 +22,12 @@ class SchedulersTest {
         final Map<Long, Integer> placedOn = new HashMap<>();
         int leastLoaded = 5;
         long lwm;
+        CommitOrder commitOrder = CommitOrder.NONE;
+
+        @Override
+        public CommitOrder commitOrder() {
+            return commitOrder;
+        }
 
         @Override
         public int workerCount() {
@@ -169,6 +175,7 @@ class SchedulersTest {
     @Test
     void writesetRunsKeepConsecutiveIndependentTransactionsOnOneWorker() {
         WritesetScheduler s = new WritesetScheduler(100, 3);
+        ctx.commitOrder = CommitOrder.STRICT;
         s.init(ctx);
         ctx.leastLoaded = 2;
         Decision a = place(s, txn().writeKeys(1));
@@ -182,7 +189,7 @@ class SchedulersTest {
         ctx.leastLoaded = 6;
         Decision onA = place(s, txn().writeKeys(1));
         assertEquals(List.of(1L), onA.after, "a dependency is kept exactly, runs or not");
-        assertEquals(2, onA.worker, "its only dependency is on worker 2: queues there");
+        assertEquals(4, onA.worker, "its dependency (on worker 2) precedes the run in the commit order: it joins the run");
         ctx.committed.add(5L);
         Decision afterCommit = place(s, txn().writeKeys(5));
         assertEquals(6, afterCommit.worker, "the previous transaction committed: no run to continue");
@@ -200,6 +207,9 @@ class SchedulersTest {
             int history = 1 + random.nextInt(50);
             FakeContext plain = new FakeContext();
             FakeContext runs = new FakeContext();
+            CommitOrder order = CommitOrder.values()[random.nextInt(3)];
+            plain.commitOrder = order;
+            runs.commitOrder = order;
             WritesetScheduler without = new WritesetScheduler(history, 1);
             WritesetScheduler with = new WritesetScheduler(history, runLength);
             without.init(plain);
@@ -235,17 +245,91 @@ class SchedulersTest {
     }
 
     @Test
-    void writesetHistoryOverflowMakesLaterTransactionsWaitForEverythingBefore() {
+    void writesetHistoryDropsCommittedWritersFirstAndForgetsNothingInFlight() {
         WritesetScheduler s = new WritesetScheduler(4);
         s.init(ctx);
         place(s, txn().writeKeys(1, 2, 3));
-        Decision overflow = place(s, txn().writeKeys(4, 5));
+        place(s, txn().writeKeys(6));
+        ctx.lwm = 1;
+        Decision over = place(s, txn().writeKeys(4, 5));
+        assertEquals(0, over.afterAllUpTo, "only the committed writer's keys were dropped: nothing forgotten");
+        Decision onCommitted = place(s, txn().writeKeys(1));
+        assertEquals(List.of(), onCommitted.after, "its writer committed: nothing to wait for");
+        assertEquals(0, onCommitted.afterAllUpTo);
+        Decision onInFlight = place(s, txn().writeKeys(6, 4));
+        assertEquals(List.of(2L, 3L), onInFlight.after, "in-flight writers stay known past the history size");
+        assertEquals(0, onInFlight.afterAllUpTo);
+    }
+
+    @Test
+    void writesetHistoryOverflowOfInFlightWritersMakesLaterTransactionsWaitForEverythingBefore() {
+        WritesetScheduler s = new WritesetScheduler(2);
+        s.init(ctx);
+        int cap = WritesetScheduler.IN_FLIGHT_HISTORY_FACTOR * 2;
+        long[] first = new long[cap - 1];
+        long[] second = new long[2];
+        for (int i = 0; i < first.length; i++) {
+            first[i] = 100 + i;
+        }
+        second[0] = 1;
+        second[1] = 2;
+        place(s, txn().writeKeys(first));
+        Decision overflow = place(s, txn().writeKeys(second));
         assertEquals(0, overflow.afterAllUpTo, "its own dependencies were still known");
-        Decision later = place(s, txn().writeKeys(1));
-        assertEquals(1, later.afterAllUpTo, "the writer of key 1 was forgotten: wait for all before the clearing");
+        Decision later = place(s, txn().writeKeys(100));
+        assertEquals(1, later.afterAllUpTo, "the in-flight writer of key 100 was forgotten: wait for all before");
         assertEquals(List.of(), later.after);
         ctx.lwm = 1;
         assertEquals(0, place(s, txn().writeKeys(9)).afterAllUpTo, "the low-water mark passed the clearing point");
+    }
+
+    @Test
+    void writesetBulkTransactionLargerThanTheHistoryDoesNotMakeEverythingAfterItWait() {
+        WritesetScheduler s = new WritesetScheduler(100);
+        s.init(ctx);
+        long[] bulk = new long[400];
+        for (int i = 0; i < bulk.length; i++) {
+            bulk[i] = 1000 + i;
+        }
+        place(s, txn().writeKeys(1));
+        place(s, txn().writeKeys(bulk));
+        Decision next = place(s, txn().writeKeys(2));
+        Decision afterNext = place(s, txn().writeKeys(3));
+        assertEquals(0, next.afterAllUpTo);
+        assertEquals(0, afterNext.afterAllUpTo, "independent of the bulk transaction, which is still in flight");
+        assertEquals(List.of(2L), place(s, txn().writeKeys(1200)).after, "a row of the bulk one waits for it");
+    }
+
+    @Test
+    void writesetRunsAreConsecutiveInSourceOrderUnderPerPartitionCommitOrderToo() {
+        WritesetScheduler s = new WritesetScheduler(100, 3);
+        ctx.commitOrder = CommitOrder.PER_PARTITION;
+        s.init(ctx);
+        ctx.leastLoaded = 2;
+        Decision a1 = place(s, txn().partitionKey("a").writeKeys(1));
+        ctx.leastLoaded = 4;
+        Decision b1 = place(s, txn().partitionKey("b").writeKeys(2));
+        Decision a2 = place(s, txn().partitionKeys("a", "b").writeKeys(3));
+        assertEquals(List.of(2, 2, 2), List.of(a1.worker, b1.worker, a2.worker),
+                "schemas interleaved, and one of two schemas: consecutive in source order, one run");
+        ctx.committed.add(1L);
+        Decision next = place(s, txn().partitionKey("a").writeKeys(1));
+        assertEquals(List.of(), next.after);
+        assertEquals(4, next.worker, "run length 3 reached: the next run starts on a free worker");
+        ctx.leastLoaded = 6;
+        Decision dependent = place(s, txn().partitionKey("b").writeKeys(3));
+        assertEquals(List.of(3L), dependent.after, "its dependency is recorded as without runs");
+        assertEquals(4, dependent.worker, "its dependency is on worker 2: it joins the run on worker 4 all the same");
+    }
+
+    @Test
+    void writesetHasNoRunsWithoutACommitOrder() {
+        WritesetScheduler s = new WritesetScheduler(100, 8);
+        s.init(ctx);
+        ctx.leastLoaded = 2;
+        place(s, txn().writeKeys(1));
+        ctx.leastLoaded = 4;
+        assertEquals(4, place(s, txn().writeKeys(2)).worker, "commit order none: block commit needs no runs");
     }
 
     @Test

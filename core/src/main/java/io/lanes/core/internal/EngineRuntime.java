@@ -688,5 +688,10 @@ public final class EngineRuntime<P> {
         public void wakeDispatcherIfWaiting() {
             EngineRuntime.this.wakeDispatcherIfWaiting();
         }
+
+        @Override
+        public CommitOrder commitOrder() {
+            return commitOrder;
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.lanes.core.internal;
 
 import java.util.Arrays;
+import java.util.function.LongPredicate;
 
 /**
  * An open-addressing map from long keys to long values (no boxing), for the writeset history. Value 0 means absent, so
@@ -74,6 +75,32 @@ public final class LongLongHashMap {
         }
     }
 
+    /**
+     * Removes every entry whose value passes {@code test}, in O(capacity): the survivors are placed again, so probing
+     * stays correct without tombstones.
+     *
+     * @return how many entries were removed
+     */
+    public int removeValuesIf(LongPredicate test) {
+        int before = size;
+        if (hasZeroKey && test.test(zeroValue)) {
+            hasZeroKey = false;
+            zeroValue = 0;
+            size--;
+        }
+        long[] oldKeys = keys.clone();
+        long[] oldValues = values.clone();
+        Arrays.fill(keys, 0);
+        Arrays.fill(values, 0);
+        size = hasZeroKey ? 1 : 0;
+        for (int j = 0; j < oldKeys.length; j++) {
+            if (oldKeys[j] != 0 && !test.test(oldValues[j])) {
+                place(oldKeys[j], oldValues[j]);
+            }
+        }
+        return before - size;
+    }
+
     public void clear() {
         Arrays.fill(keys, 0);
         Arrays.fill(values, 0);
@@ -90,15 +117,20 @@ public final class LongLongHashMap {
         size = hasZeroKey ? 1 : 0;
         for (int j = 0; j < oldKeys.length; j++) {
             if (oldKeys[j] != 0) {
-                int i = mix(oldKeys[j]) & mask;
-                while (keys[i] != 0) {
-                    i = (i + 1) & mask;
-                }
-                keys[i] = oldKeys[j];
-                values[i] = oldValues[j];
-                size++;
+                place(oldKeys[j], oldValues[j]);
             }
         }
+    }
+
+    /** Inserts a key known to be absent (and not 0) into a table with room. */
+    private void place(long key, long value) {
+        int i = mix(key) & mask;
+        while (keys[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        keys[i] = key;
+        values[i] = value;
+        size++;
     }
 
     private static int mix(long key) {
