@@ -688,10 +688,5 @@ public final class EngineRuntime<P> {
         public void wakeDispatcherIfWaiting() {
             EngineRuntime.this.wakeDispatcherIfWaiting();
         }
-
-        @Override
-        public CommitOrder commitOrder() {
-            return commitOrder;
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.lanes.core.internal;
 
+import io.lanes.core.CommitOrder;
 import io.lanes.core.SchedulingContext;
 import io.lanes.core.WorkerStats;
 import java.util.List;
@@ -207,6 +208,11 @@ final class WorkerThreads<P> implements TaskExecutor<P> {
         @Override
         public long lowWaterMark() {
             return window.lwm();
+        }
+
+        @Override
+        public CommitOrder commitOrder() {
+            return config.commitOrder();
         }
     }
 }
