@@ -13,11 +13,16 @@ import java.util.Objects;
  *   <li>barriers ({@link Transaction#isBarrier()}, {@link Placement#asBarrier()}, and a transaction larger than the
  *       engine's default queue budget, {@link EngineSettings#queueBudgetBytes()}, which the engine runs alone): a
  *       barrier waits for everything before it, and everything after it waits for it;</li>
- *   <li>worker order: a worker runs its queue in order, so a transaction the scheduler puts on a worker
- *       ({@link Placement#toWorker}) also waits for the transaction queued there before it. This is how the
- *       {@link SequentialScheduler} orders everything, and how the {@link PartitionScheduler} keeps a key's
- *       transactions in order.</li>
+ *   <li>worker order, for a transaction that states no wait: a worker runs its queue in order, so such a transaction
+ *       waits for the transaction queued before it on its worker. This is how the {@link SequentialScheduler} orders
+ *       everything (all on worker 0); a transaction sent to a worker nothing was queued on waits for nothing there.</li>
  * </ul>
+ * A transaction that states its waits is taken to wait for those only. Where such a transaction is queued (the
+ * {@link PartitionScheduler} and the {@link WritesetScheduler} put it beside what it waits for, to save a hand-off
+ * between workers) decides what else it queues behind, and that depends on which earlier transactions have committed
+ * when it is dispatched, which a simulation where nothing commits early cannot know: counting it would keep every
+ * update of rows a bulk insert wrote queued behind that insert on its one worker, which no engine does once the insert
+ * has committed.
  * With unit cost per transaction and unlimited workers, a transaction's depth is one more than the deepest transaction
  * it waits for; the critical path is the greatest depth, and the parallelism the number of transactions divided by it.
  *
@@ -32,7 +37,7 @@ import java.util.Objects;
  * <p>Workers: the context offers {@link #WORKERS} of them. Whenever the scheduler asks for a free or least loaded one,
  * or leaves the choice to the engine, it gets one nothing was queued on yet, as unlimited workers would give; only
  * once all have been used does it get the one whose queue ends earliest (the least deep last transaction), which
- * can then add a wait that unlimited workers would not.
+ * can then make a transaction that states no wait wait where unlimited workers would not.
  *
  * <p>Memory: a few bytes per transaction fed (its depth and worker), plus what the scheduler keeps, which, with
  * nothing ever committed, is never trimmed: the {@link LogicalClockScheduler} remembers every transaction's source
@@ -104,7 +109,9 @@ public final class ScheduleSimulation {
             waitsFor = Math.max(waitsFor, deepestUpTo[(int) upTo]);
         }
         int worker = placement.worker >= 0 ? placement.worker : workers.free();
-        waitsFor = Math.max(waitsFor, workers.tailDepth(worker));
+        if (!placement.statesWaits) {
+            waitsFor = Math.max(waitsFor, workers.tailDepth(worker));
+        }
         int d = waitsFor + 1;
         depth[seq] = d;
         deepestUpTo[seq] = Math.max(deepestUpTo[seq - 1], d);
@@ -204,12 +211,15 @@ public final class ScheduleSimulation {
         int seq;
         int worker;
         boolean barrier;
+        /** Whether the scheduler stated any wait on an earlier transaction. */
+        boolean statesWaits;
         int dependencyDepth;
 
         void reset(int s) {
             seq = s;
             worker = -1;
             barrier = false;
+            statesWaits = false;
             dependencyDepth = 0;
         }
 
@@ -231,6 +241,7 @@ public final class ScheduleSimulation {
         public Placement after(long s) {
             checkEarlier(s);
             if (s > 0) {
+                statesWaits = true;
                 dependencyDepth = Math.max(dependencyDepth, depth[(int) s]);
             }
             return this;
@@ -240,6 +251,7 @@ public final class ScheduleSimulation {
         public Placement afterAllUpTo(long s) {
             checkEarlier(s);
             if (s > 0) {
+                statesWaits = true;
                 dependencyDepth = Math.max(dependencyDepth, deepestUpTo[(int) s]);
             }
             return this;

@@ -26,14 +26,14 @@ class StatCommandTest {
         assertEquals(10, s.schemas.size(), s.schemas.toString());
         assertEquals(10_040, s.transactions);
         assertEquals(10_000L, s.eventsByType.get("UPDATE_ROWS_V1"));
-        double schema = s.paths.get("schema").parallelism();
+        double schema = s.simulations.get("schema").parallelism();
         assertTrue(schema > 9.0 && schema <= 10.0, "schema parallelism " + schema);
-        assertEquals(1.0, s.paths.get("sequential").parallelism(), 1e-9);
+        assertEquals(1.0, s.simulations.get("sequential").parallelism(), 1e-9);
         // MINIMAL metadata: the keys come from the CREATE TABLE statements in the log, so writeset is known, and with
         // updates of random rows it finds far more independence than whole schemas do.
         assertTrue(s.writesetKnown(), s.tablesWithoutKeys.toString());
-        assertTrue(s.paths.get("writeset").parallelism() > schema, "writeset " + s.paths.get("writeset").parallelism());
-        double clock = s.paths.get("logical-clock").parallelism();
+        assertTrue(s.simulations.get("writeset").parallelism() > schema, "writeset " + s.simulations.get("writeset").parallelism());
+        double clock = s.simulations.get("logical-clock").parallelism();
         assertTrue(clock > 1.0 && clock < schema, "logical clock " + clock);
 
         Result r = DumpCommandTest.run("stat", "--json", SYSBENCH.toString());
@@ -56,7 +56,7 @@ class StatCommandTest {
         assertNull(par.get("writeset").get("parallelism"));
         assertTrue(String.valueOf(par.get("writeset").get("unknown")).contains("no key metadata"));
         assertEquals(60L, s.transactions);
-        assertTrue(s.paths.get("schema").parallelism() > 1.0, "several schemas: " + s.schemas);
+        assertTrue(s.simulations.get("schema").parallelism() > 1.0, "several schemas: " + s.schemas);
     }
 
     @Test
