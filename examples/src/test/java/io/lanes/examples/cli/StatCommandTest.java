@@ -45,6 +45,26 @@ class StatCommandTest {
     }
 
     @Test
+    void writesetIsReportedWithItsShippedHistoryAndLabelledWithAnUnboundedOne() {
+        Path mixed = DumpCommandTest.FIXTURES.resolve("mariadb-10.11/mixed-workload.000001.gz");
+        StatCommand.Stats s = StatCommand.analyse(List.of(mixed), true);
+        // The real scheduler's 25,000-key history fills up once on this log: the transactions after the point where it
+        // is cleared wait for everything before it, one step more on the critical path than a history never cleared.
+        assertEquals(353, s.simulations.get("writeset").criticalPath());
+        assertEquals(352, s.writesetUnboundedHistory.criticalPath());
+
+        Result text = DumpCommandTest.run("stat", mixed.toString());
+        assertEquals(0, text.code(), text.err());
+        String report = String.join("\n", text.out());
+        assertTrue(report.contains("(history of 25,000 keys)") && report.contains("unbounded history")
+                && report.contains("not shipped"), report);
+        Result json = DumpCommandTest.run("stat", "--json", mixed.toString());
+        assertTrue(json.out().get(0).contains("\"writeset\":{\"critical_path\":353,"), json.out().get(0));
+        assertTrue(json.out().get(0).contains("\"history_size\":25000,\"unbounded_history\":{\"critical_path\":352,"),
+                json.out().get(0));
+    }
+
+    @Test
     void withoutAnyKeyMetadataWritesetIsUnknown() throws Exception {
         // MySQL 5.7 row events without column names or keys, and no CREATE TABLE in the log.
         StatCommand.Stats s = StatCommand.analyse(List.of(DumpCommandTest.FIXTURES.resolve(
