@@ -239,22 +239,12 @@ public final class ScheduleSimulation {
 
         @Override
         public Placement after(long s) {
-            checkEarlier(s);
-            if (s > 0) {
-                statesWaits = true;
-                dependencyDepth = Math.max(dependencyDepth, depth[(int) s]);
-            }
-            return this;
+            return waitFor(s, depth);
         }
 
         @Override
         public Placement afterAllUpTo(long s) {
-            checkEarlier(s);
-            if (s > 0) {
-                statesWaits = true;
-                dependencyDepth = Math.max(dependencyDepth, deepestUpTo[(int) s]);
-            }
-            return this;
+            return waitFor(s, deepestUpTo);
         }
 
         @Override
@@ -263,10 +253,16 @@ public final class ScheduleSimulation {
             return this;
         }
 
-        private void checkEarlier(long s) {
+        /** Folds in a wait for transaction {@code s}, as deep as {@code depthOf[s]} says. */
+        private Placement waitFor(long s, int[] depthOf) {
             if (s >= seq) {
                 throw new IllegalArgumentException("transaction " + seq + " cannot wait for a later one, " + s);
             }
+            if (s > 0) {
+                statesWaits = true;
+                dependencyDepth = Math.max(dependencyDepth, depthOf[(int) s]);
+            }
+            return this;
         }
     }
 
