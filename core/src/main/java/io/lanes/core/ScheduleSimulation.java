@@ -23,7 +23,8 @@ import java.util.Objects;
  * when it is dispatched, which a simulation where nothing commits early cannot know: counting it would keep every
  * update of rows a bulk insert wrote queued behind that insert on its one worker, which no engine does once the insert
  * has committed.
- * With unit cost per transaction and unlimited workers, a transaction's depth is one more than the deepest transaction
+ *
+ * <p>With unit cost per transaction and unlimited workers, a transaction's depth is one more than the deepest transaction
  * it waits for; the critical path is the greatest depth, and the parallelism the number of transactions divided by it.
  *
  * <p>The model: nothing in flight ever commits early. The context reports no transaction committed (the low-water mark
