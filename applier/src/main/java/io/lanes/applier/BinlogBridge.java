@@ -257,7 +257,7 @@ public final class BinlogBridge {
                 commitTime, changes);
         Transaction.Builder<SourceTransaction> b = Transaction.builder(payload).position(position)
                 .sizeBytes(Math.max(1, t.sizeBytes())).partitionKeys(t.schemas());
-        LogicalClock clock = clock(t);
+        LogicalClock clock = logicalClock(t);
         if (clock != null) {
             b.logicalClock(clock);
         }
@@ -307,7 +307,12 @@ public final class BinlogBridge {
                 .toString();
     }
 
-    private static LogicalClock clock(BinlogTransaction t) {
+    /**
+     * The logical clock the bridge gives a transaction: MySQL's last_committed and sequence_number from its GTID event
+     * (none when they are absent or inconsistent), MariaDB's commit id (0 outside any commit group), else none. Public
+     * for tools that schedule transactions the bridge could not convert (their rows unexplained) as it would.
+     */
+    public static LogicalClock logicalClock(BinlogTransaction t) {
         BinlogEvent g = t.gtidEvent();
         if (g instanceof GtidEvent && t.lastCommitted() >= 0 && t.sequenceNumber() > t.lastCommitted()) {
             return LogicalClock.mysql(t.lastCommitted(), t.sequenceNumber());

@@ -3,29 +3,26 @@ package io.lanes.examples.cli;
 import io.lanes.applier.BinlogBridge;
 import io.lanes.applier.SchemaMapping;
 import io.lanes.applier.SourceTransaction;
-import io.lanes.applier.TableMetadata;
-import io.lanes.applier.TableRef;
-import io.lanes.applier.TableShape;
-import io.lanes.applier.ddl.SourceStatement;
-import io.lanes.applier.schema.SchemaHistory;
-import io.lanes.applier.schema.SourceTable;
+import io.lanes.applier.schema.LogTableShapes;
 import io.lanes.binlog.BinlogEvent;
 import io.lanes.binlog.BinlogFormatException;
 import io.lanes.binlog.BinlogReader;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.BinlogTransaction;
-import io.lanes.binlog.GtidEvent;
-import io.lanes.binlog.MariaGtidEvent;
 import io.lanes.binlog.TableMapEvent;
 import io.lanes.binlog.TransactionAssembler;
 import io.lanes.core.LogicalClock;
+import io.lanes.core.LogicalClockScheduler;
+import io.lanes.core.PartitionScheduler;
+import io.lanes.core.ScheduleSimulation;
+import io.lanes.core.SequentialScheduler;
 import io.lanes.core.Transaction;
+import io.lanes.core.WritesetScheduler;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -38,21 +35,30 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code lanes stat}: what binlog files hold, and the parallelism each scheduler could reach on them: the critical path
- * of the dependency graph each policy builds, with unit cost per transaction and unlimited workers.
+ * {@code lanes stat}: what binlog files hold, and the parallelism each scheduler could reach on them. The transactions go
+ * through the real schedulers in a {@link ScheduleSimulation} (core), the log's own table definitions come from
+ * {@link LogTableShapes} (applier), and the logical clock from the {@link BinlogBridge}; this command reads, drives and
+ * prints.
  */
 @Command(name = "stat", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 120,
         description = {"What binlog files hold, and how much parallelism each scheduler could reach on them.",
             "",
             "Summarises MySQL/MariaDB binlog files (plain or .gz): events per type, transactions, schemas and",
             "tables touched, transaction sizes (bytes and rows: min/avg/p50/p99/max), and how much faster a parallel",
-            "replica could be: for each scheduler the critical path of the dependencies it would impose, with unit cost",
-            "per transaction and unlimited workers; parallelism = transactions / critical path length.",
+            "replica could be: the transactions go through each real scheduler, with its shipped defaults, and the",
+            "critical path of the waits it imposes is measured, with unit cost per transaction and unlimited workers;",
+            "parallelism = transactions / critical path length. Nothing in flight is taken to commit early, so every",
+            "wait the scheduler states counts (what it imposes when the source runs ahead of the target).",
             "",
             "  sequential     every transaction after the one before it (parallelism 1)",
             "  schema         after the previous transaction of each schema it touches",
             "  logical-clock  after what the source's group commit says (MySQL last_committed, MariaDB commit id)",
-            "  writeset       after the previous writer of each row key (primary and unique keys) it writes",
+            "  writeset       after the previous writer of each row key (primary and unique keys) it writes, as far as",
+            "                 its history of " + WritesetScheduler.DEFAULT_HISTORY_SIZE + " keys remembers (MySQL's "
+                    + "binlog_transaction_dependency_history_size):",
+            "                 when it fills up it is cleared and later transactions wait for everything before that",
+            "                 point, so a bulk transaction costs parallelism. writeset is also reported with an unbounded",
+            "                 history, labelled as such: not a shipped setting, it shows what the history size costs.",
             "",
             "DDL and other statements are barriers under every policy, as the engine runs them. Row keys are extracted",
             "by the same bridge the engine uses; table keys come from CREATE/ALTER TABLE statements in the log itself or",
@@ -101,6 +107,8 @@ public final class StatCommand implements Callable<Integer> {
 
     /** The result of reading the files. */
     static final class Stats {
+        /** What the unbounded writeset history is called in the report. */
+        static final String UNBOUNDED_HISTORY = "unbounded history";
         final List<Path> files;
         final Map<String, Long> eventsByType = new TreeMap<>();
         long events;
@@ -109,16 +117,27 @@ public final class StatCommand implements Callable<Integer> {
         final TreeSet<String> tables = new TreeSet<>();
         final List<Long> bytes = new ArrayList<>();
         final List<Long> rows = new ArrayList<>();
-        final Map<String, CriticalPath> paths = new LinkedHashMap<>();
+        /** Each scheduler as stat names it, with its shipped defaults, in the order printed. */
+        final Map<String, ScheduleSimulation> simulations = new LinkedHashMap<>();
+        /** The writeset scheduler with a history never cleared: not shipped, it shows what the history size costs. */
+        final ScheduleSimulation writesetUnboundedHistory = new ScheduleSimulation(new WritesetScheduler(1 << 30));
         final TreeSet<String> tablesWithoutKeys = new TreeSet<>();
         final SchemaGroupFinder schemaGroups = new SchemaGroupFinder();
         long barriers;
 
         Stats(List<Path> files) {
             this.files = files;
-            for (String s : List.of("sequential", "schema", "logical-clock", "writeset")) {
-                paths.put(s, new CriticalPath());
+            simulations.put("sequential", new ScheduleSimulation(new SequentialScheduler()));
+            simulations.put("schema", new ScheduleSimulation(new PartitionScheduler()));
+            simulations.put("logical-clock", new ScheduleSimulation(new LogicalClockScheduler()));
+            simulations.put("writeset", new ScheduleSimulation(new WritesetScheduler()));
+        }
+
+        void add(Transaction<?> txn) {
+            for (ScheduleSimulation sim : simulations.values()) {
+                sim.add(txn);
             }
+            writesetUnboundedHistory.add(txn);
         }
 
         boolean writesetKnown() {
@@ -138,15 +157,23 @@ public final class StatCommand implements Callable<Integer> {
             m.put("transaction_bytes", distribution(bytes));
             m.put("transaction_rows", distribution(rows));
             Map<String, Object> par = new LinkedHashMap<>();
-            for (Map.Entry<String, CriticalPath> e : paths.entrySet()) {
+            for (Map.Entry<String, ScheduleSimulation> e : simulations.entrySet()) {
                 Map<String, Object> p = new LinkedHashMap<>();
-                if (e.getKey().equals("writeset") && !writesetKnown()) {
+                boolean writeset = e.getKey().equals("writeset");
+                if (writeset && !writesetKnown()) {
                     p.put("critical_path", null);
                     p.put("parallelism", null);
                     p.put("unknown", "no key metadata for " + tablesWithoutKeys);
                 } else {
-                    p.put("critical_path", e.getValue().length());
+                    p.put("critical_path", e.getValue().criticalPath());
                     p.put("parallelism", e.getValue().parallelism());
+                    if (writeset) {
+                        p.put("history_size", WritesetScheduler.DEFAULT_HISTORY_SIZE);
+                        Map<String, Object> unbounded = new LinkedHashMap<>();
+                        unbounded.put("critical_path", writesetUnboundedHistory.criticalPath());
+                        unbounded.put("parallelism", writesetUnboundedHistory.parallelism());
+                        p.put(UNBOUNDED_HISTORY.replace(' ', '_'), unbounded);
+                    }
                 }
                 par.put(e.getKey(), p);
             }
@@ -167,16 +194,26 @@ public final class StatCommand implements Callable<Integer> {
                     schemaGroups.asOption().isEmpty() ? "" : "; Kafka Connect groups option: " + schemaGroups.asOption());
             printDistribution(out, "transaction bytes", bytes);
             printDistribution(out, "transaction rows", rows);
-            out.println("parallelism each scheduler could reach (unit cost, unlimited workers):");
-            for (Map.Entry<String, CriticalPath> e : paths.entrySet()) {
-                if (e.getKey().equals("writeset") && !writesetKnown()) {
+            out.println("parallelism each scheduler could reach (its shipped defaults, unit cost, unlimited workers):");
+            for (Map.Entry<String, ScheduleSimulation> e : simulations.entrySet()) {
+                boolean writeset = e.getKey().equals("writeset");
+                if (writeset && !writesetKnown()) {
                     out.printf(Locale.ROOT, "  %-14s unknown: no key metadata (no CREATE TABLE in the log, "
                             + "binlog_row_metadata not FULL) for %s%n", e.getKey(), tablesWithoutKeys);
+                } else if (writeset) {
+                    printPath(out, e.getKey(), e.getValue(), String.format(Locale.ROOT, "  (history of %,d keys)",
+                            WritesetScheduler.DEFAULT_HISTORY_SIZE));
+                    printPath(out, "  " + UNBOUNDED_HISTORY, writesetUnboundedHistory,
+                            "  (not shipped: what the history size costs)");
                 } else {
-                    out.printf(Locale.ROOT, "  %-14s critical path %,10d  parallelism %8.2f%n", e.getKey(),
-                            e.getValue().length(), e.getValue().parallelism());
+                    printPath(out, e.getKey(), e.getValue(), "");
                 }
             }
+        }
+
+        private static void printPath(PrintStream out, String name, ScheduleSimulation sim, String note) {
+            out.printf(Locale.ROOT, "  %-19s critical path %,10d  parallelism %8.2f%s%n", name, sim.criticalPath(),
+                    sim.parallelism(), note);
         }
 
         private static Map<String, Object> distribution(List<Long> values) {
@@ -206,46 +243,10 @@ public final class StatCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * The longest chain of dependencies with unit cost: each transaction's depth is one more than the deepest
-     * transaction it must wait for; a barrier waits for everything before it and everything after waits for it.
-     */
-    static final class CriticalPath {
-        private long maxDepth;
-        private long floor;
-        private long count;
-
-        /** Places a transaction whose dependencies' deepest depth is {@code dependencyDepth}; returns its depth. */
-        long place(long dependencyDepth, boolean barrier) {
-            long d = barrier ? maxDepth + 1 : Math.max(dependencyDepth, floor) + 1;
-            if (barrier) {
-                floor = d;
-            }
-            maxDepth = Math.max(maxDepth, d);
-            count++;
-            return d;
-        }
-
-        long maxDepth() {
-            return maxDepth;
-        }
-
-        long length() {
-            return maxDepth;
-        }
-
-        double parallelism() {
-            return maxDepth == 0 ? 0 : (double) count / maxDepth;
-        }
-    }
-
     static Stats analyse(List<Path> files, boolean verifyChecksums) {
         Stats st = new Stats(files);
-        LogTableShapes shapes = new LogTableShapes(st.tablesWithoutKeys);
+        LogTableShapes shapes = new LogTableShapes();
         BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), shapes);
-        Map<String, Long> lastBySchema = new HashMap<>();
-        Map<Long, Long> lastByKey = new HashMap<>();
-        LogicalClocks clocks = new LogicalClocks();
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(verifyChecksums).build();
         TransactionAssembler assembler = new TransactionAssembler();
         try (BinlogReader reader = BinlogReader.open(files, options)) {
@@ -255,21 +256,21 @@ public final class StatCommand implements Callable<Integer> {
                 st.eventsByType.merge(type, 1L, Long::sum);
                 assembler.accept(e, reader.currentSource());
                 for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
-                    transaction(st, t, bridge, shapes, lastBySchema, lastByKey, clocks);
+                    transaction(st, t, bridge, shapes);
                 }
             }
         }
+        st.tablesWithoutKeys.addAll(shapes.unknownTables());
         return st;
     }
 
-    private static void transaction(Stats st, BinlogTransaction t, BinlogBridge bridge, LogTableShapes shapes,
-            Map<String, Long> lastBySchema, Map<Long, Long> lastByKey, LogicalClocks clocks) {
+    private static void transaction(Stats st, BinlogTransaction t, BinlogBridge bridge, LogTableShapes shapes) {
         st.transactions++;
         st.schemas.addAll(t.schemas());
         st.schemaGroups.add(t.schemas());
         for (TableMapEvent m : t.tableMaps()) {
             st.tables.add(m.schema() + "." + m.table());
-            shapes.learnFromTableMap(m);
+            shapes.learn(m);
         }
         Transaction<SourceTransaction> txn;
         long rowCount = 0;
@@ -284,8 +285,9 @@ public final class StatCommand implements Callable<Integer> {
             }
             String position = t.endFile() + ":" + t.endPosition();
             Transaction.Builder<SourceTransaction> b = Transaction.builder(new SourceTransaction(position, null, null,
-                    List.of())).position(position).partitionKeys(t.schemas()).barrier(t.isDdl() || hasStatement(t));
-            LogicalClock clock = clock(t);
+                    List.of())).position(position).sizeBytes(t.sizeBytes()).partitionKeys(t.schemas())
+                    .barrier(t.isDdl() || hasStatement(t));
+            LogicalClock clock = BinlogBridge.logicalClock(t);
             if (clock != null) {
                 b.logicalClock(clock);
             }
@@ -296,45 +298,11 @@ public final class StatCommand implements Callable<Integer> {
         }
         st.bytes.add(t.sizeBytes());
         st.rows.add(rowCount);
-        boolean barrier = txn.isBarrier();
-        if (barrier) {
+        if (txn.isBarrier()) {
             st.barriers++;
         }
-        st.paths.get("sequential").place(st.paths.get("sequential").maxDepth(), false);
-
-        // schema
-        CriticalPath schema = st.paths.get("schema");
-        long dep = 0;
-        for (String k : txn.partitionKeys()) {
-            dep = Math.max(dep, lastBySchema.getOrDefault(k, 0L));
-        }
-        long d = schema.place(dep, barrier || txn.partitionKeyCount() == 0);
-        for (String k : txn.partitionKeys()) {
-            lastBySchema.put(k, d);
-        }
-
-        // logical clock
-        clocks.place(st.paths.get("logical-clock"), txn.logicalClock(), barrier);
-
-        // writeset
-        CriticalPath ws = st.paths.get("writeset");
-        dep = 0;
-        long[] keys = txn.writeKeys();
-        for (long k : keys) {
-            dep = Math.max(dep, lastByKey.getOrDefault(k, 0L));
-        }
-        d = ws.place(dep, barrier || keys.length == 0);
-        for (long k : keys) {
-            lastByKey.put(k, d);
-        }
-
-        if (txn.payload() != null) {
-            for (io.lanes.applier.Change c : txn.payload().changes()) {
-                if (c instanceof SourceStatement s) {
-                    shapes.apply(s, txn.position());
-                }
-            }
-        }
+        st.add(txn);
+        shapes.follow(txn.payload());
     }
 
     private static boolean hasStatement(BinlogTransaction t) {
@@ -344,127 +312,5 @@ public final class StatCommand implements Callable<Integer> {
             }
         }
         return false;
-    }
-
-    private static LogicalClock clock(BinlogTransaction t) {
-        BinlogEvent g = t.gtidEvent();
-        if (g instanceof GtidEvent && t.lastCommitted() >= 0 && t.sequenceNumber() > t.lastCommitted()) {
-            return LogicalClock.mysql(t.lastCommitted(), t.sequenceNumber());
-        }
-        if (g instanceof MariaGtidEvent) {
-            return LogicalClock.groupCommit(Math.max(0, t.commitId()));
-        }
-        return null;
-    }
-
-    /** The logical-clock policy's dependencies, as {@link io.lanes.core.LogicalClockScheduler} describes them. */
-    static final class LogicalClocks {
-        private final List<long[]> mysql = new ArrayList<>(); // {sequence_number, prefix max depth}
-        private long lastSequence = -1;
-        private long groupId = -1;
-        private long groupBase;
-
-        void place(CriticalPath path, LogicalClock clock, boolean barrier) {
-            if (barrier || clock == null) {
-                path.place(0, true);
-                groupId = -1;
-                return;
-            }
-            if (clock.kind() == LogicalClock.Kind.MYSQL) {
-                groupId = -1;
-                if (clock.sequenceNumber() <= lastSequence) {
-                    mysql.clear(); // a new file or a restart of the counter: wait for everything before
-                    lastSequence = -1;
-                    long d = path.place(0, true);
-                    record(clock.sequenceNumber(), d);
-                    return;
-                }
-                long dep = prefixMax(clock.lastCommitted());
-                record(clock.sequenceNumber(), path.place(dep, false));
-            } else {
-                long id = clock.commitId();
-                if (id == 0) {
-                    path.place(0, true);
-                    groupId = -1;
-                    return;
-                }
-                if (id != groupId) {
-                    groupId = id;
-                    groupBase = path.maxDepth();
-                }
-                path.place(groupBase, false);
-            }
-        }
-
-        private void record(long sequence, long depth) {
-            long prev = mysql.isEmpty() ? 0 : mysql.get(mysql.size() - 1)[1];
-            mysql.add(new long[] {sequence, Math.max(prev, depth)});
-            lastSequence = sequence;
-        }
-
-        private long prefixMax(long upTo) {
-            int lo = 0;
-            int hi = mysql.size() - 1;
-            long best = 0;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (mysql.get(mid)[0] <= upTo) {
-                    best = mysql.get(mid)[1];
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            return best;
-        }
-    }
-
-    /**
-     * Table shapes learned from the log itself: its CREATE/ALTER/DROP/RENAME TABLE and CREATE/DROP INDEX statements,
-     * followed by the applier's public {@link SchemaHistory} (the same definitions a pipeline follows), else
-     * binlog_row_metadata=FULL column names and primary keys. A table neither describes is unknown (and noted); so is
-     * one whose definition the history lost (a statement it could not read).
-     */
-    static final class LogTableShapes implements TableMetadata {
-        private final SchemaHistory fromDdl = new SchemaHistory();
-        private final Map<TableRef, TableShape> fromTableMaps = new HashMap<>();
-        private final TreeSet<String> unknown;
-
-        LogTableShapes(TreeSet<String> unknown) {
-            this.unknown = unknown;
-        }
-
-        @Override
-        public TableShape shape(String targetSchema, String table) {
-            SourceTable defined = fromDdl.table(targetSchema, table);
-            if (defined != null) {
-                List<TableShape.Key> keys = defined.uniqueKeys().stream()
-                        .map(k -> new TableShape.Key(k.name(), k.columns())).toList();
-                return new TableShape(defined.columnNames(), keys, List.of());
-            }
-            TableShape fromMap = fromTableMaps.get(new TableRef(targetSchema, table));
-            if (fromMap == null) {
-                unknown.add(targetSchema + "." + table);
-            }
-            return fromMap;
-        }
-
-        @Override
-        public void invalidate() {
-        }
-
-        void learnFromTableMap(TableMapEvent m) {
-            if (!m.hasColumnNames() || m.primaryKey().isEmpty()) {
-                return;
-            }
-            List<String> names = m.columnNames();
-            List<String> pk = m.primaryKey().stream().map(names::get).toList();
-            fromTableMaps.put(new TableRef(m.schema(), m.table()), new TableShape(names,
-                    List.of(new TableShape.Key(TableShape.PRIMARY, pk)), List.of()));
-        }
-
-        void apply(SourceStatement s, String position) {
-            fromDdl.apply(s.sql(), s.defaultSchema(), s.sqlMode(), position);
-        }
     }
 }

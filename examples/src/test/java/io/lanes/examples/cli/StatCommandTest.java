@@ -26,14 +26,14 @@ class StatCommandTest {
         assertEquals(10, s.schemas.size(), s.schemas.toString());
         assertEquals(10_040, s.transactions);
         assertEquals(10_000L, s.eventsByType.get("UPDATE_ROWS_V1"));
-        double schema = s.paths.get("schema").parallelism();
+        double schema = s.simulations.get("schema").parallelism();
         assertTrue(schema > 9.0 && schema <= 10.0, "schema parallelism " + schema);
-        assertEquals(1.0, s.paths.get("sequential").parallelism(), 1e-9);
+        assertEquals(1.0, s.simulations.get("sequential").parallelism(), 1e-9);
         // MINIMAL metadata: the keys come from the CREATE TABLE statements in the log, so writeset is known, and with
         // updates of random rows it finds far more independence than whole schemas do.
         assertTrue(s.writesetKnown(), s.tablesWithoutKeys.toString());
-        assertTrue(s.paths.get("writeset").parallelism() > schema, "writeset " + s.paths.get("writeset").parallelism());
-        double clock = s.paths.get("logical-clock").parallelism();
+        assertTrue(s.simulations.get("writeset").parallelism() > schema, "writeset " + s.simulations.get("writeset").parallelism());
+        double clock = s.simulations.get("logical-clock").parallelism();
         assertTrue(clock > 1.0 && clock < schema, "logical clock " + clock);
 
         Result r = DumpCommandTest.run("stat", "--json", SYSBENCH.toString());
@@ -42,6 +42,26 @@ class StatCommandTest {
         String json = r.out().get(0);
         assertTrue(json.contains("\"transactions\":10040") && json.contains("\"schemas\":[\"db1\",\"db10\""), json);
         assertTrue(json.contains("\"schema\":{\"critical_path\":1040,"), json);
+    }
+
+    @Test
+    void writesetIsReportedWithItsShippedHistoryAndLabelledWithAnUnboundedOne() {
+        Path mixed = DumpCommandTest.FIXTURES.resolve("mariadb-10.11/mixed-workload.000001.gz");
+        StatCommand.Stats s = StatCommand.analyse(List.of(mixed), true);
+        // The real scheduler's 25,000-key history fills up once on this log: the transactions after the point where it
+        // is cleared wait for everything before it, one step more on the critical path than a history never cleared.
+        assertEquals(353, s.simulations.get("writeset").criticalPath());
+        assertEquals(352, s.writesetUnboundedHistory.criticalPath());
+
+        Result text = DumpCommandTest.run("stat", mixed.toString());
+        assertEquals(0, text.code(), text.err());
+        String report = String.join("\n", text.out());
+        assertTrue(report.contains("(history of 25,000 keys)") && report.contains("unbounded history")
+                && report.contains("not shipped"), report);
+        Result json = DumpCommandTest.run("stat", "--json", mixed.toString());
+        assertTrue(json.out().get(0).contains("\"writeset\":{\"critical_path\":353,"), json.out().get(0));
+        assertTrue(json.out().get(0).contains("\"history_size\":25000,\"unbounded_history\":{\"critical_path\":352,"),
+                json.out().get(0));
     }
 
     @Test
@@ -56,7 +76,7 @@ class StatCommandTest {
         assertNull(par.get("writeset").get("parallelism"));
         assertTrue(String.valueOf(par.get("writeset").get("unknown")).contains("no key metadata"));
         assertEquals(60L, s.transactions);
-        assertTrue(s.paths.get("schema").parallelism() > 1.0, "several schemas: " + s.schemas);
+        assertTrue(s.simulations.get("schema").parallelism() > 1.0, "several schemas: " + s.schemas);
     }
 
     @Test
