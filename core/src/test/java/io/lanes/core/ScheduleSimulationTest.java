@@ -139,26 +139,38 @@ class ScheduleSimulationTest {
 
     @Test
     void aFullWritesetHistoryMakesLaterTransactionsWaitForEverythingBeforeTheClearing() {
-        // History of 3 keys. 1 {1}, 2 {2}, 3 {3}: 1 each (3 keys remembered). 4 {4}: 3 + 1 > 3, so after placing 4
-        // (depth 1) the history is cleared at 3: later transactions wait for everything up to 3. 5 {5} and 6 {6}: 2.
-        // 7 {7}: waits for up to 3, 2; the history ({4,5,6}) is full again, cleared at 6. 8 {8}: after everything up
-        // to 6, whose deepest is 2: 3.
-        Transaction<Void>[] log = distinctKeys(8);
+        // History of 3 keys. Nothing commits in the simulation, so no writer's keys can be dropped: the history is
+        // cleared only once the in-flight writers' keys pass IN_FLIGHT_HISTORY_FACTOR x 3 = 24. 1..25 {1}..{25}: 1 each,
+        // and placing 25 (24 + 1 > 24) clears the history at 24; 26 waits for everything up to 24: 2.
+        int cap = WritesetScheduler.IN_FLIGHT_HISTORY_FACTOR * 3;
+        Transaction<Void>[] log = distinctKeys(cap + 2);
+        int[] expected = new int[cap + 2];
+        java.util.Arrays.fill(expected, 1);
+        expected[cap + 1] = 2;
         ScheduleSimulation bounded = new ScheduleSimulation(new WritesetScheduler(3));
-        assertArrayEquals(new int[] {1, 1, 1, 1, 2, 2, 2, 3}, depths(bounded, log));
-        assertEquals(8 / 3.0, bounded.parallelism(), 1e-9);
-        // With a history large enough for the whole log nothing waits: parallelism 8.
+        assertArrayEquals(expected, depths(bounded, log));
+        assertEquals((cap + 2) / 2.0, bounded.parallelism(), 1e-9);
+        // With a history large enough for the whole log nothing waits.
         ScheduleSimulation unbounded = new ScheduleSimulation(new WritesetScheduler(1 << 30));
-        assertArrayEquals(new int[] {1, 1, 1, 1, 1, 1, 1, 1}, depths(unbounded, log));
-        assertEquals(8.0, unbounded.parallelism(), 1e-9);
+        java.util.Arrays.fill(expected, 1);
+        assertArrayEquals(expected, depths(unbounded, log));
+        assertEquals(cap + 2, unbounded.parallelism(), 1e-9);
     }
 
     @Test
-    void aBulkTransactionFillsTheHistoryAtOnce() {
-        // History of 4 keys. 1 {10}: 1. 2 writes 5 keys: 1 + 5 > 4, cleared at 1 once 2 is placed (depth 1). 3 {20} and
-        // 4 {21}: wait for everything up to 1, 2 each.
-        ScheduleSimulation sim = new ScheduleSimulation(new WritesetScheduler(4));
-        assertArrayEquals(new int[] {1, 1, 2, 2}, depths(sim, keys(10), keys(1, 2, 3, 4, 5), keys(20), keys(21)));
+    void aBulkTransactionFillsTheHistoryOnlyPastTheInFlightBound() {
+        // History of 4 keys, in-flight bound 32. A 5-key transaction fits under the bound: nothing is forgotten, and
+        // 3 {20} and 4 {21} wait for nothing.
+        ScheduleSimulation fits = new ScheduleSimulation(new WritesetScheduler(4));
+        assertArrayEquals(new int[] {1, 1, 1, 1}, depths(fits, keys(10), keys(1, 2, 3, 4, 5), keys(20), keys(21)));
+        // A 40-key one does not: 1 + 40 > 32, cleared at 1 once 2 is placed (depth 1); 3 {20} waits for everything up
+        // to 1 (2), and its own placement clears again at 2 (the 40 keys are still there): 4 {21} waits up to 2 (2).
+        long[] bulk = new long[40];
+        for (int i = 0; i < bulk.length; i++) {
+            bulk[i] = 100 + i;
+        }
+        ScheduleSimulation over = new ScheduleSimulation(new WritesetScheduler(4));
+        assertArrayEquals(new int[] {1, 1, 2, 2}, depths(over, keys(10), keys(bulk), keys(20), keys(21)));
     }
 
     @Test
