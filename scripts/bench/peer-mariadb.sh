@@ -5,6 +5,10 @@
 #                                 [--label full] [--lanes-jvm "launcher default"]
 # Defaults are the full run (10 x 10,000 rows, 100,000 transactions). A small run, e.g.:
 #   scripts/bench/peer-mariadb.sh --rows 1000 --per-schema 200 --threads "0 4" --label smoke
+# Issue 19's workload 4 (1,000,000 transactions; MariaDB's replica at 0 and 16 threads, Lanes at its defaults):
+#   scripts/bench/peer-mariadb.sh --per-schema 100000 --threads "0 4 16" --replica-threads "0 16" --lanes-workers 4 \
+#     --skip 1:0 --scheduler writeset --commit-order partition --lanes-jvm default --label workload4
+#   (with PEER_OUT=docs/bench/workload4, so that the seed workload's files in docs/bench stay as they are)
 # 1. A source mariadbd (binlog ROW) gets the schemas and rows (sysbench prepare, binlog .000001), then the update
 #    transactions from one sysbench client of 10 threads per schema, all schemas at once (binlog .000002).
 # 2. MariaDB's replica: a copy of the prepared data; the IO thread fetches the whole relay log first, then the SQL thread
@@ -38,6 +42,9 @@ while [ $# -gt 0 ]; do
     --rows) rows=$2; shift 2;;
     --per-schema) per_schema=$2; shift 2;;
     --threads) threads=$2; shift 2;;
+    --replica-threads) replica_threads=$2; shift 2;; # only these of --threads for MariaDB's replica (e.g. its best and 0)
+    --lanes-workers) lanes_workers=$2; shift 2;; # only these of --threads for Lanes (e.g. its default, 4)
+    --skip) skips=$2; shift 2;; # FLUSH:THREADS pairs to leave out of MariaDB's replica runs (e.g. "1:0", minutes at 1M)
     --flush) flushes=$2; shift 2;;
     --block-commit) block=$2; shift 2;;
     --scheduler) scheduler=$2; shift 2;;
@@ -111,7 +118,7 @@ mariadb-binlog --no-defaults "$root/src/src-bin.000001" | mariadb --no-defaults 
 stop base
 echo "workload: $schemas schemas x $rows rows, $txns transactions in $endfile up to $endpos"
 
-out=docs/bench
+out=${PEER_OUT:-docs/bench} # PEER_OUT=docs/bench/workload4 keeps another run's files apart
 mkdir -p "$out"
 tsv=$out/peer-mariadb.tsv.new
 rm -f "$out/peer-mariadb-lanes.jsonl.new"
@@ -120,7 +127,7 @@ printf 'system\tmode\tthreads\tflush\ttransactions\tseconds\ttps\tfinal state\ts
   echo "kind: $label$([ "$label" = smoke ] && echo ' (a small run on a loaded machine: NOISY, proves the script works)')"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ); load: $(uptime)"
   echo "workload: $schemas schemas x $rows rows, $txns update_index transactions (sysbench, 10 threads per schema)"
-  echo "command: scripts/bench/peer-mariadb.sh --schemas $schemas --rows $rows --per-schema $per_schema --threads \"$threads\" --flush \"$flushes\" --block-commit $block --scheduler $scheduler --commit-order $order --label $label --lanes-jvm \"$jvms\""
+  echo "command: scripts/bench/peer-mariadb.sh --schemas $schemas --rows $rows --per-schema $per_schema --threads \"$threads\"${replica_threads:+ --replica-threads \"$replica_threads\"}${lanes_workers:+ --lanes-workers \"$lanes_workers\"}${skips:+ --skip \"$skips\"} --flush \"$flushes\" --block-commit $block --scheduler $scheduler --commit-order $order --label $label --lanes-jvm \"$jvms\""
   echo "lanes: examples/bin/lanes (launcher series: $(LANES_JAR=$jar LANES_LAUNCHER_DRY_RUN=1 examples/bin/lanes) on $(nproc) processors) or java [options] -jar $jar apply --source <src-bin.000002> --target jdbc:mariadb://127.0.0.1:PORT/ --target-user root --scheduler $scheduler --workers N --block-commit $block --commit-order $order --json"
   echo "mariadb: $(mariadbd --version)"
 } > "$out/peer-mariadb-run.txt.new"
@@ -133,6 +140,8 @@ run_port=$(free_port)
 for flush in $flushes; do
   for t in $threads; do
     modes="conservative optimistic"; [ "$t" = 0 ] && modes="-"
+    case " ${replica_threads:-$threads} " in *" $t "*) ;; *) modes="";; esac
+    case " ${skips:-} " in *" $flush:$t "*) modes="";; esac
     for mode in $modes; do
       stop run; rm -rf "$root/run"; cp -a "$root/base" "$root/run"
       start run "$run_port" --server-id=3 --innodb-flush-log-at-trx-commit="$flush" --skip-slave-start --relay-log=run-relay
@@ -152,7 +161,9 @@ for flush in $flushes; do
       echo "$line" | tee -a "$tsv"
       stop run
     done
-    for jvm in $jvms; do
+    lanes_jvms=$jvms
+    case " ${lanes_workers:-$threads} " in *" $t "*) ;; *) lanes_jvms="";; esac
+    for jvm in $lanes_jvms; do
       case "$jvm" in
         launcher) jopts=(); suffix="";;
         default) jopts=(); suffix="/jvm-default";;
@@ -184,4 +195,4 @@ print("lanes\t%s\t%s\t%s\t%d\t%.2f\t%.0f\t%s\t%.1f\t%.1f" % (sys.argv[2], sys.ar
 done
 echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ); load: $(uptime)" >> "$out/peer-mariadb-run.txt.new"
 mv "$tsv" "$out/peer-mariadb.tsv"; mv "$out/peer-mariadb-lanes.jsonl.new" "$out/peer-mariadb-lanes.jsonl"; mv "$out/peer-mariadb-run.txt.new" "$out/peer-mariadb-run.txt"
-if [ -f jmh/target/benchmarks.jar ]; then scripts/bench/run-all.sh --report; else echo "build jmh to regenerate docs/benchmarks.md"; fi
+if [ "$out" != docs/bench ]; then echo "results in $out"; elif [ -f jmh/target/benchmarks.jar ]; then scripts/bench/run-all.sh --report; else echo "build jmh to regenerate docs/benchmarks.md"; fi
