@@ -27,7 +27,7 @@
 #   compilers, one GC thread; tells the collector's share of the difference from the compiler's).
 # Every run also reports the CPU seconds the target server used (from /proc, over the replica's timed window or the
 # whole Lanes process) and Lanes' own (user + system, time(1)), for the cost per transaction on each side.
-# LANES_EXTRA_JVM_OPTS adds JVM options to the non-launcher series (@RUN@ becomes FLUSH-THREADS[/jvm-...]), e.g.
+# LANES_EXTRA_JVM_OPTS adds JVM options to the non-launcher series (@RUN@ becomes FLUSH-THREADS[-jvm-...]), e.g.
 #   LANES_EXTRA_JVM_OPTS='-XX:StartFlightRecording=filename=/tmp/lanes-@RUN@.jfr,settings=profile'
 # LANES_TARGET_URL_OPTIONS (e.g. '?useServerPrepStmts=true') is appended to the target's JDBC URL, for probes.
 # Servers run on free loopback ports in a temporary directory, removed at the end.
@@ -175,7 +175,7 @@ for flush in $flushes; do
       start run "$run_port" --server-id=3 --innodb-flush-log-at-trx-commit="$flush"
       # LANES_EXTRA_JVM_OPTS (e.g. a flight recording) is added to the series other than the launcher.
       # shellcheck disable=SC2206
-      [ -z "${LANES_EXTRA_JVM_OPTS:-}" ] || jopts+=(${LANES_EXTRA_JVM_OPTS//@RUN@/$flush-$t$suffix})
+      [ -z "${LANES_EXTRA_JVM_OPTS:-}" ] || jopts+=(${LANES_EXTRA_JVM_OPTS//@RUN@/$flush-$t${suffix//\//-}})
       if [ "$jvm" = launcher ]; then launch=(env -u LANES_JAVA_OPTS LANES_JAR="$jar" examples/bin/lanes); else launch=(java "${jopts[@]}" -jar "$jar"); fi
       c0=$(cpu_of run)
       json=$(/usr/bin/time -f "%U %S" -o "$root/lanes.time" "${launch[@]}" apply --source "$workload" --target "jdbc:mariadb://127.0.0.1:$run_port/${LANES_TARGET_URL_OPTIONS:-}" --target-user root \
