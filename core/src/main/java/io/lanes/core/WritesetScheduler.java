@@ -1,6 +1,8 @@
 package io.lanes.core;
 
 import io.lanes.core.internal.LongLongHashMap;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * By writeset, like MySQL's WRITESET dependency tracking: two transactions conflict when their write keys (hashed row
@@ -21,15 +23,18 @@ import io.lanes.core.internal.LongLongHashMap;
  * <p>Runs (issue 19): under a commit order ({@link SchedulingContext#commitOrder()} other than
  * {@link CommitOrder#NONE}), block commit can only group transactions whose commit-order predecessors have committed or
  * sit in the same group; placing each transaction on whichever worker is free leaves every group one transaction long,
- * one target commit per source transaction. With {@code runLength > 1} a transaction goes to the worker holding the
- * transaction just before it in source order while that one is in flight, up to {@code runLength} in a row; then the
- * next run starts on a free worker, so runs apply in parallel and each commits as one target transaction. A run is
- * consecutive in source order, so it satisfies every commit order (under {@link CommitOrder#PER_PARTITION} too, whatever
- * schemas it mixes); runs kept per schema were measured to end far more often (a transaction of two schemas ends both),
- * with ten times the commits. A transaction with dependencies joins the run too: its dependencies precede the run's
- * first transaction in source order and commit before it may, so waiting for them there costs no parallelism the
- * commit order had not already taken. Dependencies are recorded exactly as without runs; only the choice of worker
- * changes. Without a commit order there are no runs (block commit groups whatever is ready there).
+ * one target commit per source transaction. With {@code runLength > 1} a transaction goes to the worker holding its
+ * predecessor in the commit order while that one is in flight, up to {@code runLength} in a row; then the next run
+ * starts on a free worker, so runs apply in parallel and each commits as one target transaction. The predecessor is the
+ * transaction just before it under {@link CommitOrder#STRICT}, and the previous transaction of its schema under
+ * {@link CommitOrder#PER_PARTITION}: there each schema has its run, and schemas commit side by side as under the
+ * partition scheduler, which matters when commits are durable and many schemas are busy (one run in source order for
+ * all schemas made every commit wait for the one before it: a third of the throughput on issue 19's workload 4). A
+ * transaction of several schemas continues one of their runs and joins them on its worker. A transaction with
+ * dependencies joins its run too: its dependencies precede it in source order, and under a commit order a run cannot
+ * commit before them anyway, so waiting for them there costs no parallelism the commit order had not already taken.
+ * Dependencies are recorded exactly as without runs; only the choice of worker changes. Without a commit order there
+ * are no runs (block commit groups whatever is ready there).
  *
  * <p>Not thread-safe: the engine calls {@link #schedule} from its one dispatching thread, in sequence order.
  */
@@ -58,10 +63,19 @@ public final class WritesetScheduler implements Scheduler {
     /** The history size at which committed writers' keys are dropped next. */
     private long dropAt;
     private final int runLength;
-    /** The worker of the current run of consecutive transactions (-1: none), its last transaction and its length. */
-    private int runWorker = -1;
-    private long runLast;
-    private int runCount;
+    /** Under {@link CommitOrder#STRICT}: the one run of transactions consecutive in source order. */
+    private final Run sourceOrderRun = new Run();
+    /** Under {@link CommitOrder#PER_PARTITION}: each partition key's (schema's) run. */
+    private final Map<String, Run> partitionRuns = new HashMap<>();
+
+    /** Transactions consecutive in a commit order, on one worker. */
+    private static final class Run {
+        /** -1: no run. */
+        int worker = -1;
+        /** The run's last transaction. */
+        long last;
+        int length;
+    }
 
     /** The default history size and {@link #DEFAULT_RUN_LENGTH}. */
     public WritesetScheduler() {
@@ -101,8 +115,8 @@ public final class WritesetScheduler implements Scheduler {
         lastWriter.clear();
         floor = 0;
         dropAt = historySize;
-        runWorker = -1;
-        runCount = 0;
+        sourceOrderRun.worker = -1;
+        partitionRuns.clear();
     }
 
     @Override
@@ -110,7 +124,8 @@ public final class WritesetScheduler implements Scheduler {
         int n = txn.writeKeyCount();
         long seq = placement.sequence();
         if (n == 0) {
-            runWorker = -1;
+            sourceOrderRun.worker = -1;
+            partitionRuns.clear();
             placement.asBarrier();
             return;
         }
@@ -140,12 +155,11 @@ public final class WritesetScheduler implements Scheduler {
                 }
             }
         }
-        boolean runs = runLength > 1 && workers > 1 && ctx.commitOrder() != CommitOrder.NONE;
-        boolean continueRun = runs && runWorker >= 0 && runCount < runLength && runLast == seq - 1
-                && ctx.workerOf(runLast) == runWorker;
-        if (continueRun) {
-            // Consecutive in source order on one worker: block commit can group them under any commit order.
-            worker = runWorker;
+        CommitOrder order = runLength > 1 && workers > 1 ? ctx.commitOrder() : CommitOrder.NONE;
+        Run continued = order == CommitOrder.NONE ? null : runToContinue(txn, seq, order);
+        if (continued != null) {
+            // Consecutive in the commit order on one worker: block commit can group them.
+            worker = continued.worker;
             placement.toWorker(worker);
         } else if (anyDependency && oneWorker) {
             placement.toWorker(worker);
@@ -157,14 +171,55 @@ public final class WritesetScheduler implements Scheduler {
         } else {
             worker = -1; // dependencies on several workers: the engine's least loaded worker, which waits there
         }
-        if (continueRun) {
-            runCount++;
-        } else {
-            runWorker = worker;
-            runCount = 1;
+        if (order != CommitOrder.NONE) {
+            extendRuns(txn, seq, order, worker, continued == null ? 1 : continued.length + 1);
         }
-        runLast = seq;
         remember(txn, n, seq, worker);
+    }
+
+    /**
+     * The run this transaction continues: under {@link CommitOrder#STRICT} the source-order run when the transaction
+     * just before it is its last and still in flight there; under {@link CommitOrder#PER_PARTITION} the first of its
+     * schemas' runs whose last transaction is still in flight there. Null when none (or the run is full).
+     */
+    private Run runToContinue(Transaction<?> txn, long seq, CommitOrder order) {
+        if (order == CommitOrder.STRICT) {
+            return sourceOrderRun.last == seq - 1 && open(sourceOrderRun) ? sourceOrderRun : null;
+        }
+        for (int i = 0; i < txn.partitionKeyCount(); i++) {
+            Run r = partitionRuns.get(txn.partitionKey(i));
+            if (r != null && open(r)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private boolean open(Run r) {
+        return r.worker >= 0 && r.length < runLength && ctx.workerOf(r.last) == r.worker;
+    }
+
+    /**
+     * Records the transaction as the last of its runs: the source-order run, or each of its schemas' runs (a
+     * transaction of several schemas joins them into one run on its worker, as the partition scheduler moves them).
+     */
+    private void extendRuns(Transaction<?> txn, long seq, CommitOrder order, int worker, int length) {
+        if (order == CommitOrder.STRICT) {
+            set(sourceOrderRun, worker, seq, length);
+            return;
+        }
+        if (partitionRuns.size() > 4096) {
+            partitionRuns.clear(); // a log of very many schemas: forget the runs rather than grow without bound
+        }
+        for (int i = 0; i < txn.partitionKeyCount(); i++) {
+            set(partitionRuns.computeIfAbsent(txn.partitionKey(i), k -> new Run()), worker, seq, length);
+        }
+    }
+
+    private static void set(Run r, int worker, long seq, int length) {
+        r.worker = worker;
+        r.last = seq;
+        r.length = worker < 0 ? 0 : length;
     }
 
     private void remember(Transaction<?> txn, int n, long seq, int worker) {

@@ -301,7 +301,7 @@ class SchedulersTest {
     }
 
     @Test
-    void writesetRunsAreConsecutiveInSourceOrderUnderPerPartitionCommitOrderToo() {
+    void writesetRunsFollowEachSchemaUnderPerPartitionCommitOrder() {
         WritesetScheduler s = new WritesetScheduler(100, 3);
         ctx.commitOrder = CommitOrder.PER_PARTITION;
         s.init(ctx);
@@ -309,9 +309,34 @@ class SchedulersTest {
         Decision a1 = place(s, txn().partitionKey("a").writeKeys(1));
         ctx.leastLoaded = 4;
         Decision b1 = place(s, txn().partitionKey("b").writeKeys(2));
+        ctx.leastLoaded = 6;
+        Decision a2 = place(s, txn().partitionKey("a").writeKeys(3));
+        Decision b2 = place(s, txn().partitionKey("b").writeKeys(4));
+        assertEquals(List.of(2, 4, 2, 4), List.of(a1.worker, b1.worker, a2.worker, b2.worker),
+                "each schema's transactions stay on its run's worker, the schemas side by side");
+        Decision a3 = place(s, txn().partitionKey("a").writeKeys(2, 5));
+        assertEquals(List.of(2L), a3.after, "its dependency, on worker 4, is recorded as without runs");
+        assertEquals(2, a3.worker, "and it joins the run of its schema");
+        Decision a4 = place(s, txn().partitionKey("a").writeKeys(8));
+        assertEquals(6, a4.worker, "run length 3 reached: the next run of a starts on a free worker");
+        Decision ab = place(s, txn().partitionKeys("a", "b").writeKeys(9));
+        assertEquals(6, ab.worker, "two schemas: it continues a's run");
+        Decision b3 = place(s, txn().partitionKey("b").writeKeys(10));
+        assertEquals(6, b3.worker, "and b's run now goes on where the two-schema transaction went");
+    }
+
+    @Test
+    void writesetRunsAreConsecutiveInSourceOrderUnderStrictCommitOrder() {
+        WritesetScheduler s = new WritesetScheduler(100, 3);
+        ctx.commitOrder = CommitOrder.STRICT;
+        s.init(ctx);
+        ctx.leastLoaded = 2;
+        Decision a1 = place(s, txn().partitionKey("a").writeKeys(1));
+        ctx.leastLoaded = 4;
+        Decision b1 = place(s, txn().partitionKey("b").writeKeys(2));
         Decision a2 = place(s, txn().partitionKeys("a", "b").writeKeys(3));
         assertEquals(List.of(2, 2, 2), List.of(a1.worker, b1.worker, a2.worker),
-                "schemas interleaved, and one of two schemas: consecutive in source order, one run");
+                "schemas interleaved: consecutive in source order, one run");
         ctx.committed.add(1L);
         Decision next = place(s, txn().partitionKey("a").writeKeys(1));
         assertEquals(List.of(), next.after);
