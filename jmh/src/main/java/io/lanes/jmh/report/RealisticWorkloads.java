@@ -218,7 +218,9 @@ final class RealisticWorkloads {
                 .append("matched the source (CHECKSUM TABLE; on PostgreSQL row counts only). The ratios of issue 19's ")
                 .append("goals (default = writeset:4:partition, none = writeset:4:none, schema = schema:4:partition, ")
                 .append("strict = writeset:4:strict) are taken on tx/s within each round and variant, then given as ")
-                .append("median (min-max) over the rounds; a variant that ran neither side of a ratio is left out.\n\n");
+                .append("median (min-max) over the rounds (a variant with none of them is left out of that table). ")
+                .append("Each chart: median tx/s per setting (bars) and median commit-order wait (dots, right ")
+                .append("axis).\n\n");
         md.append("```\n")
                 .append("scripts/bench/realistic-workloads.sh --rounds 3                    # MariaDB target: ")
                 .append("docs/bench/issue19/mariadb.tsv, then this page\n")
@@ -359,10 +361,13 @@ final class RealisticWorkloads {
         return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * share);
     }
 
-    /** {@code 0.71x (0.67-0.75, 2 rounds)}; {@code -} when no round had both settings. */
+    /** {@code 0.71x (0.67-0.75, 2 rounds)}, {@code 0.71x (1 round)}; {@code -} when no round had both settings. */
     static String ratioCell(double[] ratios) {
         if (ratios.length == 0) {
             return "-";
+        }
+        if (ratios.length == 1) {
+            return String.format(Locale.ROOT, "%.2fx (1 round)", ratios[0]);
         }
         double min = java.util.Arrays.stream(ratios).min().getAsDouble();
         double max = java.util.Arrays.stream(ratios).max().getAsDouble();

@@ -89,6 +89,7 @@ class RealisticWorkloadsReportTest {
                 RealisticWorkloads.ratioCell(RealisticWorkloads.roundRatios(w1, defaultOverNone)));
         assertEquals("0.50x (0.40-1.00, 3 rounds)",
                 RealisticWorkloads.ratioCell(RealisticWorkloads.roundRatios(w1, defaultOverSchema)));
+        assertEquals("0.70x (1 round)", RealisticWorkloads.ratioCell(new double[] {0.7}));
         assertEquals("-", RealisticWorkloads.ratioCell(new double[0]));
     }
 
