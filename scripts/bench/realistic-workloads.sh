@@ -39,8 +39,9 @@ case "$target" in mariadb|postgres) ;; *) echo "--target mariadb|postgres" >&2; 
 cd "$(dirname "$0")/../.."
 out=${out:-docs/bench/issue19/$target.tsv}
 [ -f "$jar" ] || { echo "no $jar: mvn -B -ntp -pl examples -am package -DskipTests" >&2; exit 2; }
-read -r -a settings <<< "${SETTINGS:-schema:4:partition writeset:4:none writeset:4:partition writeset:4:strict
-  writeset:16:partition writeset:16:none}"
+settings=(schema:4:partition writeset:4:none writeset:4:partition writeset:4:strict writeset:16:partition
+  writeset:16:none)
+[ -z "${SETTINGS:-}" ] || read -r -a settings <<< "$SETTINGS"
 fixtures=${FIXTURES:-/tmp/lanes-fixtures}
 work=${WORK:-/tmp/lanes-realistic}
 [ -f "$fixtures/sysbench-oltp_write_only.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-sysbench-oltp.sh
