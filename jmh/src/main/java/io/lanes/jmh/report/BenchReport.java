@@ -31,8 +31,9 @@ import org.jfree.data.category.DefaultCategoryDataset;
 /**
  * Regenerates {@code docs/benchmarks.md} from the apply suites' JMH JSON ({@code apply-*.json}), the run description
  * ({@code apply-run.txt}, {@code machine.txt}), the checkpoint cost probe ({@code checkpoint-probe.json}, written by
- * {@code io.lanes.jmh.apply.CheckpointCostProbe}), the MariaDB side by side ({@code peer-mariadb.tsv}) and the other
- * suites' pages (folded in, and linked). Charts are PNG files next to the JSON. Deterministic for the same inputs.
+ * {@code io.lanes.jmh.apply.CheckpointCostProbe}), the MariaDB side by side ({@code peer-mariadb.tsv}), the realistic
+ * logs of issue 19 ({@code issue19/*.tsv}, see {@code RealisticWorkloads}) and the other suites' pages (folded in,
+ * and linked). Charts are PNG files next to the JSON. Deterministic for the same inputs.
  *
  * <pre>
  * java -cp jmh/target/benchmarks.jar io.lanes.jmh.report.BenchReport docs/bench docs/benchmarks.md
@@ -177,6 +178,8 @@ public final class BenchReport {
                 .append("- [Goals](#goals)\n- [Apply throughput](#apply-throughput)\n")
                 .append("- [Exactly-once checkpoint cost](#exactly-once-checkpoint-cost)\n")
                 .append("- [Side by side with MariaDB's parallel replica](#side-by-side-with-mariadbs-parallel-replica)\n")
+                .append("- [Realistic logs with the shipped defaults (issue 19)]")
+                .append("(#realistic-logs-with-the-shipped-defaults-issue-19)\n")
                 .append("- [Core engine](#core-engine) ([benchmarks-core.md](benchmarks-core.md))\n")
                 .append("- [Decoding](#decoding) ([benchmarks-decode.md](benchmarks-decode.md))\n")
                 .append("- [Streaming from a live source](#streaming-from-a-live-source) ")
@@ -326,6 +329,9 @@ public final class BenchReport {
 
         md.append("## Side by side with MariaDB's parallel replica\n\n");
         peer(md, dir, mdDir);
+
+        md.append("## Realistic logs with the shipped defaults (issue 19)\n\n");
+        RealisticWorkloads.append(md, dir, mdDir);
 
         md.append("## Core engine\n\n");
         coreProbe(md, dir, mdDir);

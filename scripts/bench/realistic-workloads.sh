@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Issue 19's realistic logs with the shipped defaults: the three recorded workloads (w1 the mixed log, the committed
+# fixture; w2 sysbench oltp_write_only, 16 threads, one schema; w3 TPC-C-like with foreign keys) applied by
+# scripts/bench/mixed-workload.sh into one target with each setting, rounds interleaved (each round runs every
+# workload, variant and setting once), then docs/benchmarks.md regenerated (its section "Realistic logs with the
+# shipped defaults (issue 19)" reads docs/bench/issue19/*.tsv).
+#   scripts/bench/realistic-workloads.sh [--rounds N] [--target mariadb|postgres] [--out FILE] [--jar JAR]
+#                                        [VARIANT=PROPERTIES_FILE ...]
+# --rounds: default 3. --target: mariadb (default; a throwaway server per workload and variant, MariaDB's defaults) or
+# postgres (the PostgreSQL at 127.0.0.1:5432, database test, user postgres, must be running). --out: default
+# docs/bench/issue19/TARGET.tsv, overwritten. --jar: default examples/target/lanes.jar.
+# Variants: `default` (the shipped defaults, no options file) always runs; each VARIANT=FILE also runs every setting
+# with `--config FILE` (e.g. run1=/tmp/run1.properties holding lanes.scheduler.writeset-run=1).
+# SETTINGS="a b" replaces the settings (default: schema:4:partition writeset:4:none writeset:4:partition
+# writeset:4:strict writeset:16:partition writeset:16:none).
+# w2 and w3 need $FIXTURES (default /tmp/lanes-fixtures)/sysbench-oltp_write_only.* and tpcc-like.*: recorded by
+# scripts/fixtures/record-sysbench-oltp.sh and record-tpcc-like.sh when missing (needs sysbench).
+# Writes a first comment line (date, git commit, jar, machine: nproc and load average), then one line per run:
+# ROUND WORKLOAD VARIANT SETTING SECONDS TX/S COMMIT_ORDER_WAIT_S DEADLOCKS_BROKEN TIMEOUTS EXACT (tab-separated, the
+# last seven being mixed-workload.sh's), and a last comment line when done. Each run's JSON and stderr are under
+# $WORK (default /tmp/lanes-realistic)/TARGET-WORKLOAD-VARIANT/.
+set -euo pipefail
+rounds=3; target=mariadb; out=; jar=examples/target/lanes.jar
+variants=(default); configs=("")
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds=$2; shift 2;;
+    --target) target=$2; shift 2;;
+    --out) out=$(realpath -m "$2"); shift 2;;
+    --jar) jar=$(realpath -m "$2"); shift 2;;
+    *=*) name=${1%%=*}; file=$(realpath -m "${1#*=}")
+      [[ "$name" =~ ^[A-Za-z0-9._-]+$ && "$name" != default ]] || { echo "bad variant name: $name" >&2; exit 2; }
+      [ -f "$file" ] || { echo "no such options file: $file" >&2; exit 2; }
+      variants+=("$name"); configs+=("$file"); shift;;
+    *) sed -n '2,/^set -euo/p' "$0" | sed '$d' >&2; exit 2;;
+  esac
+done
+case "$target" in mariadb|postgres) ;; *) echo "--target mariadb|postgres" >&2; exit 2;; esac
+cd "$(dirname "$0")/../.."
+out=${out:-docs/bench/issue19/$target.tsv}
+[ -f "$jar" ] || { echo "no $jar: mvn -B -ntp -pl examples -am package -DskipTests" >&2; exit 2; }
+settings=(schema:4:partition writeset:4:none writeset:4:partition writeset:4:strict writeset:16:partition
+  writeset:16:none)
+[ -z "${SETTINGS:-}" ] || read -r -a settings <<< "$SETTINGS"
+fixtures=${FIXTURES:-/tmp/lanes-fixtures}
+work=${WORK:-/tmp/lanes-realistic}
+[ -f "$fixtures/sysbench-oltp_write_only.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-sysbench-oltp.sh
+[ -f "$fixtures/tpcc-like.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-tpcc-like.sh
+
+mkdir -p "$(dirname "$out")"
+commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD 2>/dev/null || echo "+changes")
+echo "# $(date -u +%FT%TZ) commit $commit target=$target jar=$jar ($(sha256sum "$jar" | cut -c1-12)) rounds=$rounds" \
+  "variants=${variants[*]} machine: nproc=$(nproc) load average $(cut -d' ' -f1-3 /proc/loadavg)" > "$out"
+for round in $(seq 1 "$rounds"); do
+  for workload in w1 w2 w3; do
+    case $workload in
+      w1) fixture=();;
+      w2) fixture=(FIXTURE="$fixtures/sysbench-oltp_write_only" SCHEMAS=sb);;
+      w3) fixture=(FIXTURE="$fixtures/tpcc-like" SCHEMAS=tpcc);;
+    esac
+    for i in "${!variants[@]}"; do
+      variant=${variants[$i]}
+      args=; [ -z "${configs[$i]}" ] || args="--config ${configs[$i]}"
+      echo "round $round/$rounds $workload $variant" >&2
+      # Header lines dropped, every run prefixed with round, workload and variant; a failed invocation leaves a note.
+      env "${fixture[@]}" TARGET="$target" OUT="$work/$target-$workload-$variant" APPLY_ARGS="$args" \
+          scripts/bench/mixed-workload.sh "$jar" "${settings[@]}" \
+        | awk -v prefix="$round\t$workload\t$variant\t" '!/^setting\t/ { print prefix $0; fflush() }' >> "$out" \
+        || echo "# round $round $workload $variant: mixed-workload.sh failed" >> "$out"
+    done
+  done
+done
+echo "# done $(date -u +%FT%TZ) load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
+echo "wrote $out" >&2
+
+[ -f jmh/target/benchmarks.jar ] || mvn -q -B -ntp ${MVN_OFFLINE:--o} -pl jmh -am package -DskipTests
+case "$(realpath -m "$out")" in
+  "$(pwd)"/docs/bench/issue19/*.tsv) ;;
+  *) echo "note: the report reads docs/bench/issue19/*.tsv only, not $out" >&2;;
+esac
+scripts/bench/run-all.sh --report
