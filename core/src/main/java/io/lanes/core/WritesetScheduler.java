@@ -25,7 +25,8 @@ import java.util.Map;
  * sit in the same group; placing each transaction on whichever worker is free leaves every group one transaction long,
  * one target commit per source transaction. With {@code runLength > 1} a transaction goes to the worker holding its
  * predecessor in the commit order while that one is in flight, up to {@code runLength} in a row; then the next run
- * starts on a free worker, so runs apply in parallel and each commits as one target transaction. The predecessor is the
+ * starts on a free worker, so runs apply in parallel and each commits as one target transaction (with no worker free,
+ * the run goes on where it is: moving it to a busy worker would only tie two runs' commits together). The predecessor is the
  * transaction just before it under {@link CommitOrder#STRICT}, and the previous transaction of its schema under
  * {@link CommitOrder#PER_PARTITION}: there each schema has its run, and schemas commit side by side as under the
  * partition scheduler, which matters when commits are durable and many schemas are busy (one run in source order for
@@ -157,9 +158,20 @@ public final class WritesetScheduler implements Scheduler {
         }
         CommitOrder order = runLength > 1 && workers > 1 ? ctx.commitOrder() : CommitOrder.NONE;
         Run continued = order == CommitOrder.NONE ? null : runToContinue(txn, seq, order);
+        int freeWorker = -1;
+        if (continued != null && continued.length >= runLength) {
+            // A full run moves to a free worker; with none free, moving would only tie two runs' commits together.
+            freeWorker = ctx.workerForIdleKey(continued.worker);
+            if (freeWorker != continued.worker && ctx.pendingTransactions(freeWorker) == 0) {
+                continued = null;
+            }
+        }
         if (continued != null) {
             // Consecutive in the commit order on one worker: block commit can group them.
             worker = continued.worker;
+            placement.toWorker(worker);
+        } else if (freeWorker >= 0) {
+            worker = freeWorker;
             placement.toWorker(worker);
         } else if (anyDependency && oneWorker) {
             placement.toWorker(worker);
@@ -180,7 +192,7 @@ public final class WritesetScheduler implements Scheduler {
     /**
      * The run this transaction continues: under {@link CommitOrder#STRICT} the source-order run when the transaction
      * just before it is its last and still in flight there; under {@link CommitOrder#PER_PARTITION} the first of its
-     * schemas' runs whose last transaction is still in flight there. Null when none (or the run is full).
+     * schemas' runs whose last transaction is still in flight there. Null when none.
      */
     private Run runToContinue(Transaction<?> txn, long seq, CommitOrder order) {
         if (order == CommitOrder.STRICT) {
@@ -195,8 +207,9 @@ public final class WritesetScheduler implements Scheduler {
         return null;
     }
 
+    /** The run's last transaction is still in flight on its worker (full or not). */
     private boolean open(Run r) {
-        return r.worker >= 0 && r.length < runLength && ctx.workerOf(r.last) == r.worker;
+        return r.worker >= 0 && ctx.workerOf(r.last) == r.worker;
     }
 
     /**

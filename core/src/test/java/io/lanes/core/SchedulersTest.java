@@ -49,9 +49,12 @@ class SchedulersTest {
             return leastLoaded;
         }
 
+        /** Workers with something in flight, as the engine would count them; 0 for the others. */
+        final Map<Integer, Integer> pending = new HashMap<>();
+
         @Override
         public int pendingTransactions(int worker) {
-            return 0;
+            return pending.getOrDefault(worker, 0);
         }
 
         @Override
@@ -345,6 +348,23 @@ class SchedulersTest {
         Decision dependent = place(s, txn().partitionKey("b").writeKeys(3));
         assertEquals(List.of(3L), dependent.after, "its dependency is recorded as without runs");
         assertEquals(4, dependent.worker, "its dependency is on worker 2: it joins the run on worker 4 all the same");
+    }
+
+    @Test
+    void aFullRunStaysOnItsWorkerWhenNoWorkerIsFree() {
+        WritesetScheduler s = new WritesetScheduler(100, 2);
+        ctx.commitOrder = CommitOrder.STRICT;
+        s.init(ctx);
+        ctx.leastLoaded = 2;
+        place(s, txn().writeKeys(1));
+        place(s, txn().writeKeys(2));
+        ctx.leastLoaded = 4;
+        ctx.pending.put(4, 3); // the engine's choice is busy: no worker is free
+        Decision third = place(s, txn().writeKeys(3));
+        assertEquals(2, third.worker, "moving the full run to a busy worker would only tie two runs' commits together");
+        ctx.pending.remove(4);
+        Decision fourth = place(s, txn().writeKeys(4));
+        assertEquals(4, fourth.worker, "a worker is free: the run moves there");
     }
 
     @Test
