@@ -1,10 +1,8 @@
 package io.lanes.applier;
 
 import io.lanes.applier.internal.FailureMessages;
-import io.lanes.applier.internal.StatementCounters;
 import io.lanes.core.RecoveryPoint;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,9 +137,6 @@ public final class Lanes implements AutoCloseable {
             }
             startNanos = System.nanoTime();
             state = State.RUNNING;
-            LOG.info("lanes pipeline '{}' started: {} -> {}, scheduler {}, {} workers, resuming after {}", config.pipeline,
-                    config.sourceDescription(), config.targetDescription(), config.schedulerName(), config.workers,
-                    rp.position() == null ? "(fresh start)" : rp.position());
             opened.startReading(() -> moveState(State.RUNNING, State.CAUGHT_UP),
                     () -> moveState(State.CAUGHT_UP, State.RUNNING));
             return rp;
@@ -219,9 +214,8 @@ public final class Lanes implements AutoCloseable {
                 State end = failure() == null ? State.STOPPED : State.FAILED;
                 finalStats = snapshot(end);
                 state = end;
-                LOG.info("lanes pipeline '{}' {}: {} transactions in {} s", config.pipeline,
-                        end == State.STOPPED ? "stopped" : "failed", finalStats.transactions(),
-                        String.format(Locale.ROOT, "%.3f", finalStats.seconds()));
+                LOG.info("lanes pipeline '{}' {}: {}", config.pipeline, end == State.STOPPED ? "stopped" : "failed",
+                        finalStats.summary());
             }
             Throwable f = failure();
             if (f != null) {
@@ -246,8 +240,7 @@ public final class Lanes implements AutoCloseable {
 
     /** A snapshot of the counters; cheap, from any thread. */
     public LanesStats stats() {
-        LanesStats f = finalStats;
-        return f != null ? f : snapshot(state);
+        return finalStats != null ? finalStats : snapshot(state); // set once, never cleared: two reads are safe
     }
 
     /** Where this run resumed (null before start). */
@@ -277,8 +270,6 @@ public final class Lanes implements AutoCloseable {
         }
     }
 
-    // ---------------------------------------------------------------------------------------------------------------
-
     /** The reading thread's failure first (it names the transaction), else the start's or the stop's. */
     private Throwable failure() {
         PipelineRun r = run;
@@ -295,8 +286,7 @@ public final class Lanes implements AutoCloseable {
     private LanesStats snapshot(State s) {
         PipelineRun r = run;
         if (r == null) {
-            return LanesStats.of(s, 0, config.workers == 0, null, null, null, new PipelineProgress().snapshot(0,
-                    config.sourceClient != null, false, null, null, null), 0, new StatementCounters().snapshot(null));
+            return LanesStats.notStarted(s, config);
         }
         long end = stopNanos != 0 ? stopNanos : System.nanoTime();
         return r.stats(s, (end - startNanos) / 1e9);
@@ -306,9 +296,5 @@ public final class Lanes implements AutoCloseable {
     private LanesException asLanesException(Throwable f) {
         PipelineRun r = run;
         return FailureMessages.asLanesException(config.pipeline, f, r == null ? null : r.failurePosition());
-    }
-
-    static String describe(Throwable t) {
-        return FailureMessages.describe(t);
     }
 }

@@ -59,6 +59,11 @@ public record LanesStats(
         long sourceBehindBytes,
         StatementStats statements) {
 
+    /** One line for logs: committed transactions and seconds. */
+    String summary() {
+        return transactions + " transactions in " + String.format(java.util.Locale.ROOT, "%.3f", seconds) + " s";
+    }
+
     /** Committed transactions per second over {@link #seconds()}. */
     public double transactionsPerSecond() {
         return seconds <= 0 ? 0 : transactions / seconds;
@@ -75,6 +80,13 @@ public record LanesStats(
             return -1;
         }
         return Math.min(1.0, (double) sourceBytesRead / sourceBytesTotal);
+    }
+
+    /** The counters of a pipeline that never started (or whose start failed). */
+    static LanesStats notStarted(Lanes.State state, LanesConfig config) {
+        return of(state, 0, config.workers == 0, null, null, null, new PipelineProgress().snapshot(0,
+                config.sourceClient != null, false, null, null, null), 0,
+                new io.lanes.applier.internal.StatementCounters().snapshot(null));
     }
 
     /** The counters of a running or stopped pipeline, each read once. */

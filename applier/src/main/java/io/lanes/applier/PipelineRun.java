@@ -97,6 +97,9 @@ final class PipelineRun {
      * @param onRunning called on the reading thread when a live source delivers again after that
      */
     void startReading(Runnable onCaughtUp, Runnable onRunning) {
+        LOG.info("lanes pipeline '{}' started: {} -> {}, scheduler {}, {} workers, resuming after {}", config.pipeline,
+                config.sourceDescription(), config.targetDescription(), config.schedulerName(), config.workers,
+                recoveryPoint().position() == null ? "(fresh start)" : recoveryPoint().position());
         reader = new Thread(() -> read(onCaughtUp, onRunning), "lanes-reader-" + config.pipeline);
         reader.setDaemon(true);
         reader.start();
