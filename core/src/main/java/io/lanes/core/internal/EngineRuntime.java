@@ -290,11 +290,17 @@ public final class EngineRuntime<P> {
         phase = STOPPED;
     }
 
-    static void awaitUninterruptibly(CountDownLatch latch) {
+    /** A wait that may be interrupted. */
+    interface InterruptibleWait {
+        void await() throws InterruptedException;
+    }
+
+    /** Waits through interrupts, then restores the interrupt status if there was one. */
+    static void awaitUninterruptibly(InterruptibleWait wait) {
         boolean interrupted = false;
         for (;;) {
             try {
-                latch.await();
+                wait.await();
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
@@ -303,6 +309,10 @@ public final class EngineRuntime<P> {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    static void awaitUninterruptibly(CountDownLatch latch) {
+        awaitUninterruptibly(latch::await);
     }
 
     private ApplierFailedException finalFailure() {
@@ -438,18 +448,7 @@ public final class EngineRuntime<P> {
      * wait; it is kept for the caller to see.
      */
     void awaitWorkerQueue(long seq, int worker) {
-        boolean interrupted = false;
-        for (;;) {
-            try {
-                awaitDispatch(WaitState.WAITING_FOR_WORKER_QUEUE, seq, 0, worker);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        awaitUninterruptibly(() -> awaitDispatch(WaitState.WAITING_FOR_WORKER_QUEUE, seq, 0, worker));
     }
 
     private void commitHeldOrThrow() {
