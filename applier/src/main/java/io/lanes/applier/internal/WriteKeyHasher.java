@@ -18,12 +18,26 @@ public final class WriteKeyHasher {
     private static final long FNV_PRIME = 0x100000001b3L;
 
     private long h;
+    /** The last start()'s names (compared by identity: the bridge passes the same strings per table) and its hash. */
+    private String lastIndex;
+    private String lastSchema;
+    private String lastTable;
+    private long lastPrefix;
+    private final byte[] digits = new byte[20];
 
     public WriteKeyHasher start(String index, String schema, String table) {
+        if (index == lastIndex && schema == lastSchema && table == lastTable && index != null) {
+            h = lastPrefix;
+            return this;
+        }
         h = FNV_OFFSET;
         text(index);
         text(schema);
         text(table);
+        lastIndex = index;
+        lastSchema = schema;
+        lastTable = table;
+        lastPrefix = h;
         return this;
     }
 
@@ -45,6 +59,9 @@ public final class WriteKeyHasher {
         } else if (v instanceof BigDecimal d) {
             byteOf('n');
             text(d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString());
+        } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            byteOf('n');
+            decimal(((Number) v).longValue());
         } else if (v instanceof Number n && !(v instanceof Float) && !(v instanceof Double)) {
             byteOf('n');
             text(n.toString());
@@ -90,11 +107,38 @@ public final class WriteKeyHasher {
     }
 
     private void text(String s) {
-        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-        for (byte b : bytes) {
-            byteOf(b);
+        int n = s.length();
+        int i = 0;
+        while (i < n && s.charAt(i) < 0x80) {
+            i++;
+        }
+        if (i == n) { // ASCII: its UTF-8 bytes are its chars, without encoding a copy
+            for (int j = 0; j < n; j++) {
+                byteOf(s.charAt(j));
+            }
+        } else {
+            for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
+                byteOf(b);
+            }
         }
         byteOf(0xff); // separator: no UTF-8 byte is 0xff
+    }
+
+    /** The bytes of {@code Long.toString(v)} and the separator, as {@link #text} hashes them, without the string. */
+    private void decimal(long v) {
+        if (v < 0) {
+            byteOf('-');
+        }
+        int len = 0;
+        long rest = v;
+        do {
+            digits[len++] = (byte) ('0' + Math.abs(rest % 10)); // abs of a remainder: safe for Long.MIN_VALUE too
+            rest /= 10;
+        } while (rest != 0);
+        while (len > 0) {
+            byteOf(digits[--len]);
+        }
+        byteOf(0xff);
     }
 
     private void byteOf(int b) {
