@@ -72,6 +72,13 @@ public final class LanesBuilder {
     long queueBudgetBytes = LanesConfig.DEFAULT_QUEUE_BUDGET_BYTES;
     int workerQueueCapacity = LanesConfig.DEFAULT_WORKER_QUEUE_CAPACITY;
     int retries = LanesConfig.DEFAULT_RETRIES;
+    Duration retryBackoff = LanesConfig.DEFAULT_RETRY_BACKOFF;
+    Duration retryMaxBackoff = LanesConfig.DEFAULT_RETRY_MAX_BACKOFF;
+    Duration commitOrderTimeout = LanesConfig.DEFAULT_COMMIT_ORDER_TIMEOUT;
+    boolean commitOrderDeadlockDetection = LanesConfig.DEFAULT_COMMIT_ORDER_DEADLOCK_DETECTION;
+    io.lanes.core.StatsListener statsListener;
+    Duration statsInterval = io.lanes.core.EngineSettings.defaults().statsInterval();
+    java.util.concurrent.ThreadFactory threadFactory;
     io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy = io.lanes.applier.jdbc.TargetErrorPolicy.defaults();
     boolean applyAccountStatements;
     io.lanes.applier.ddl.StatementPolicy.Triggers triggers = io.lanes.applier.ddl.StatementPolicy.Triggers.GUARD;
@@ -381,6 +388,76 @@ public final class LanesBuilder {
         return this;
     }
 
+    /** Back-off before the first retry, doubling up to {@code max} ({@link Option#RETRY_BACKOFF_MS}). */
+    public LanesBuilder retryBackoff(Duration initial, Duration max) {
+        engineKnob(Option.RETRY_BACKOFF_MS, s -> s.withRetryBackoff(initial, max));
+        this.retryBackoff = initial;
+        this.retryMaxBackoff = max;
+        return this;
+    }
+
+    /** {@link Option#COMMIT_ORDER_TIMEOUT_MS}; see {@link io.lanes.core.Engine.Builder#commitOrderTimeout}. */
+    public LanesBuilder commitOrderTimeout(Duration timeout) {
+        engineKnob(Option.COMMIT_ORDER_TIMEOUT_MS, s -> s.withCommitOrderTimeout(timeout));
+        this.commitOrderTimeout = timeout;
+        return this;
+    }
+
+    /** {@link Option#COMMIT_ORDER_DEADLOCK_DETECTION}; see {@link io.lanes.core.Engine.Builder#commitOrderDeadlockDetection}. */
+    public LanesBuilder commitOrderDeadlockDetection(boolean on) {
+        this.commitOrderDeadlockDetection = on;
+        return this;
+    }
+
+    /**
+     * Called with the engine's statistics every {@code interval} on a thread of the engine (see
+     * {@link io.lanes.core.Engine.Builder#statsListener}).
+     */
+    public LanesBuilder statsListener(io.lanes.core.StatsListener listener, Duration interval) {
+        Objects.requireNonNull(listener, "listener");
+        engineKnob(null, s -> s.withStatsInterval(interval));
+        this.statsListener = listener;
+        this.statsInterval = interval;
+        return this;
+    }
+
+    /** Makes the engine's worker and checkpoint threads (default: platform threads named after the pipeline). */
+    public LanesBuilder threadFactory(java.util.concurrent.ThreadFactory factory) {
+        this.threadFactory = Objects.requireNonNull(factory, "factory");
+        return this;
+    }
+
+    /**
+     * Every engine knob from one settings record: workers, commit order, block commit, checkpoint group size and period,
+     * queue budget and capacity, retries and their back-off, commit-order timeout and deadlock detection, stats
+     * interval. Its name and initial position are not taken: the pipeline's name and its checkpoint decide them.
+     */
+    public LanesBuilder engine(io.lanes.core.EngineSettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        workers(settings.workers());
+        commitOrder(settings.commitOrder());
+        blockCommit(settings.blockCommit());
+        checkpointGroupSize(settings.checkpointGroupSize());
+        checkpointPeriod(settings.checkpointPeriod());
+        queueBudgetBytes(settings.queueBudgetBytes());
+        workerQueueCapacity(settings.workerQueueCapacity());
+        retries(settings.retries());
+        retryBackoff(settings.retryBackoff(), settings.retryMaxBackoff());
+        commitOrderTimeout(settings.commitOrderTimeout());
+        commitOrderDeadlockDetection(settings.commitOrderDeadlockDetection());
+        this.statsInterval = settings.statsInterval();
+        return this;
+    }
+
+    /** Checks a value with the engine's own validation, naming the option (when it has one) in the message. */
+    private static void engineKnob(Option option, java.util.function.UnaryOperator<io.lanes.core.EngineSettings> change) {
+        try {
+            change.apply(io.lanes.core.EngineSettings.defaults());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new IllegalArgumentException((option == null ? "" : option.key() + ": ") + e.getMessage(), e);
+        }
+    }
+
     /**
      * Errors that skip the failing transaction instead of stopping the pipeline (off by default): SQLState prefixes and
      * vendor codes, see {@link io.lanes.applier.jdbc.TargetErrorPolicy}. Each skipped transaction is logged with its
@@ -505,6 +582,10 @@ public final class LanesBuilder {
                     case QUEUE_BUDGET_BYTES -> queueBudgetBytes(Long.parseLong(value));
                     case WORKER_QUEUE_CAPACITY -> workerQueueCapacity(Integer.parseInt(value));
                     case RETRIES -> retries(Integer.parseInt(value));
+                    case RETRY_BACKOFF_MS -> retryBackoff(Duration.ofMillis(Long.parseLong(value)), retryMaxBackoff);
+                    case RETRY_MAX_BACKOFF_MS -> retryBackoff(retryBackoff, Duration.ofMillis(Long.parseLong(value)));
+                    case COMMIT_ORDER_TIMEOUT_MS -> commitOrderTimeout(Duration.ofMillis(Long.parseLong(value)));
+                    case COMMIT_ORDER_DEADLOCK_DETECTION -> commitOrderDeadlockDetection(bool(value));
                     case SKIP_ERRORS -> skipErrors(list(value).toArray(new String[0]));
                     case TARGET_TLS_MODE -> targetTls(new io.lanes.applier.jdbc.TargetTls(
                             io.lanes.applier.jdbc.TargetTls.Mode.parse(value), targetTls.caCertificate()));

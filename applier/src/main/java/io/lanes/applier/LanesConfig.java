@@ -36,34 +36,49 @@ import java.util.function.Supplier;
  * position and builds a client at each start; pipelines sharing one configuration must not start concurrently.
  */
 public final class LanesConfig {
+    /**
+     * The engine's own defaults ({@link EngineSettings#defaults()}): every engine knob below defaults to its value there,
+     * except the commit order (see {@link #DEFAULT_COMMIT_ORDER}).
+     */
+    private static final EngineSettings ENGINE_DEFAULTS = EngineSettings.defaults();
     /** Default {@link Option#WORKERS}. */
-    public static final int DEFAULT_WORKERS = 4;
+    public static final int DEFAULT_WORKERS = ENGINE_DEFAULTS.workers();
     /** The most workers a pipeline may have: each is a thread with a target connection of its own. */
     public static final int MAX_WORKERS = 4096;
     /** Default {@link Option#SCHEDULER}. */
     public static final SchedulerKind DEFAULT_SCHEDULER = SchedulerKind.WRITESET;
     /**
      * Default {@link Option#COMMIT_ORDER}: {@link CommitOrder#PER_PARTITION}, each schema's commits in source order (what
-     * MySQL 5.6's schema-parallel replica and Tungsten give). {@link CommitOrder#STRICT} chains every commit behind the
-     * previous one's round trip to the target, so the target cannot group commits of different connections: measured
-     * into MariaDB, 495 transactions/s strict against 4,630 partition. Exactly-once and the final state do not depend on
-     * the commit order (checkpoints record exactly which transactions committed).
+     * MySQL 5.6's schema-parallel replica and Tungsten give). The one engine knob whose default differs from
+     * {@link EngineSettings#defaults()} ({@link CommitOrder#STRICT}, for callers whose transactions carry no schema):
+     * with the writeset scheduler's runs, {@code strict} measured as fast as {@code partition} on issue 19's workloads
+     * (docs/commit-order.md), but with the schema scheduler, whose runs are per schema, it commits one transaction at a
+     * time whenever schemas interleave. Exactly-once and the final state do not depend on the commit order
+     * (checkpoints record exactly which transactions committed).
      */
     public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.PER_PARTITION;
     /** Default {@link Option#WRITESET_RUN}: {@link WritesetScheduler#DEFAULT_RUN_LENGTH}. */
     public static final int DEFAULT_WRITESET_RUN = WritesetScheduler.DEFAULT_RUN_LENGTH;
     /** Default {@link Option#BLOCK_COMMIT}. */
-    public static final int DEFAULT_BLOCK_COMMIT = 64;
+    public static final int DEFAULT_BLOCK_COMMIT = ENGINE_DEFAULTS.blockCommit();
     /** Default {@link Option#CHECKPOINT_GROUP_SIZE}. */
-    public static final int DEFAULT_CHECKPOINT_GROUP_SIZE = 512;
+    public static final int DEFAULT_CHECKPOINT_GROUP_SIZE = ENGINE_DEFAULTS.checkpointGroupSize();
     /** Default {@link Option#CHECKPOINT_PERIOD_MS}. */
-    public static final Duration DEFAULT_CHECKPOINT_PERIOD = Duration.ofMillis(300);
+    public static final Duration DEFAULT_CHECKPOINT_PERIOD = ENGINE_DEFAULTS.checkpointPeriod();
     /** Default {@link Option#QUEUE_BUDGET_BYTES}. */
-    public static final long DEFAULT_QUEUE_BUDGET_BYTES = 128L << 20;
+    public static final long DEFAULT_QUEUE_BUDGET_BYTES = ENGINE_DEFAULTS.queueBudgetBytes();
     /** Default {@link Option#WORKER_QUEUE_CAPACITY}. */
-    public static final int DEFAULT_WORKER_QUEUE_CAPACITY = 16_384;
+    public static final int DEFAULT_WORKER_QUEUE_CAPACITY = ENGINE_DEFAULTS.workerQueueCapacity();
     /** Default {@link Option#RETRIES}. */
-    public static final int DEFAULT_RETRIES = 10;
+    public static final int DEFAULT_RETRIES = ENGINE_DEFAULTS.retries();
+    /** Default {@link Option#RETRY_BACKOFF_MS}. */
+    public static final Duration DEFAULT_RETRY_BACKOFF = ENGINE_DEFAULTS.retryBackoff();
+    /** Default {@link Option#RETRY_MAX_BACKOFF_MS}. */
+    public static final Duration DEFAULT_RETRY_MAX_BACKOFF = ENGINE_DEFAULTS.retryMaxBackoff();
+    /** Default {@link Option#COMMIT_ORDER_TIMEOUT_MS}. */
+    public static final Duration DEFAULT_COMMIT_ORDER_TIMEOUT = ENGINE_DEFAULTS.commitOrderTimeout();
+    /** Default {@link Option#COMMIT_ORDER_DEADLOCK_DETECTION}. */
+    public static final boolean DEFAULT_COMMIT_ORDER_DEADLOCK_DETECTION = ENGINE_DEFAULTS.commitOrderDeadlockDetection();
     /** Default {@link Option#PIPELINE}. */
     public static final String DEFAULT_PIPELINE = "default";
     /** Default {@link Option#CHECKPOINT_TABLE}. */
@@ -226,9 +241,10 @@ public final class LanesConfig {
         COMMIT_ORDER("lanes.commit-order", "strict | partition | none", commitOrderLabel(DEFAULT_COMMIT_ORDER),
                 "commitOrder(CommitOrder)",
                 "partition: commits in source order per schema (each schema only shows states the source had); strict: "
-                        + "all commits in source order (the whole target only shows states the source had; about 9 times "
-                        + "slower into MariaDB, as commits cannot be grouped); none: only dependencies are respected. The "
-                        + "final state and exactly-once do not depend on it."),
+                        + "all commits in source order (the whole target only shows states the source had; with the "
+                        + "writeset scheduler as fast as partition, with the schema scheduler much slower when schemas "
+                        + "interleave: docs/commit-order.md); none: only dependencies are respected. The final state and "
+                        + "exactly-once do not depend on it."),
         WRITESET_RUN("lanes.scheduler.writeset-run", "int >= 1", String.valueOf(DEFAULT_WRITESET_RUN),
                 "writesetRun(int)",
                 "Writeset scheduler under a commit order (strict or partition) only: most transactions consecutive in "
@@ -253,6 +269,20 @@ public final class LanesConfig {
                         + "connection lost, deadlock, lock wait timeout, serialization failure, insufficient resources. "
                         + "Other errors (constraint, data, syntax/access, diverged target, unknown) stop at once "
                         + "(docs/reliability.md)."),
+        RETRY_BACKOFF_MS("lanes.retry.backoff-ms", "milliseconds > 0", String.valueOf(DEFAULT_RETRY_BACKOFF.toMillis()),
+                "retryBackoff(Duration, Duration)", "The first retry's back-off; each further retry doubles it."),
+        RETRY_MAX_BACKOFF_MS("lanes.retry.max-backoff-ms", "milliseconds > 0",
+                String.valueOf(DEFAULT_RETRY_MAX_BACKOFF.toMillis()), "retryBackoff(Duration, Duration)",
+                "The longest back-off between retries."),
+        COMMIT_ORDER_TIMEOUT_MS("lanes.commit-order.timeout-ms", "milliseconds > 0",
+                String.valueOf(DEFAULT_COMMIT_ORDER_TIMEOUT.toMillis()), "commitOrderTimeout(Duration)",
+                "How long a worker waits for earlier transactions to commit before it rolls its batch back and waits "
+                        + "holding nothing (the fallback when the target's lock views cannot show a commit-order "
+                        + "deadlock; docs/commit-order.md)."),
+        COMMIT_ORDER_DEADLOCK_DETECTION("lanes.commit-order.deadlock-detection", "boolean",
+                String.valueOf(DEFAULT_COMMIT_ORDER_DEADLOCK_DETECTION), "commitOrderDeadlockDetection(boolean)",
+                "Ask the target's lock views, while a worker waits for commit order, whether an earlier transaction "
+                        + "waits for its locks, and break such a deadlock in milliseconds."),
         SKIP_ERRORS("lanes.skip-errors", "list of SQLStates (prefixes) and vendor codes (comma-separated)", "(none)",
                 "skipErrors(String...)",
                 "Errors that skip the failing transaction instead of stopping, like MySQL's replica_skip_errors: "
@@ -389,6 +419,13 @@ public final class LanesConfig {
     final long queueBudgetBytes;
     final int workerQueueCapacity;
     final int retries;
+    final Duration retryBackoff;
+    final Duration retryMaxBackoff;
+    final Duration commitOrderTimeout;
+    final boolean commitOrderDeadlockDetection;
+    final io.lanes.core.StatsListener statsListener;
+    final Duration statsInterval;
+    final java.util.concurrent.ThreadFactory threadFactory;
     final io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy;
     final io.lanes.applier.jdbc.TargetTls targetTls;
     final boolean applyAccountStatements;
@@ -432,6 +469,13 @@ public final class LanesConfig {
         queueBudgetBytes = b.queueBudgetBytes;
         workerQueueCapacity = b.workerQueueCapacity;
         retries = b.retries;
+        retryBackoff = b.retryBackoff;
+        retryMaxBackoff = b.retryMaxBackoff;
+        commitOrderTimeout = b.commitOrderTimeout;
+        commitOrderDeadlockDetection = b.commitOrderDeadlockDetection;
+        statsListener = b.statsListener;
+        statsInterval = b.statsInterval;
+        threadFactory = b.threadFactory;
         errorPolicy = b.errorPolicy;
         targetTls = b.targetTls;
         applyAccountStatements = b.applyAccountStatements;
@@ -563,16 +607,14 @@ public final class LanesConfig {
         return commitOrder;
     }
 
-    /**
-     * The engine's settings this configuration gives: its knobs (workers, commit order, block commit, checkpoint group
-     * and period, queue budget and capacity, retries, the pipeline's name) over {@link EngineSettings#defaults()}, whose
-     * values stand for the rest (retry back-off, commit-order timeout and deadlock detection, stats interval).
-     */
+    /** The engine's settings this configuration gives: every engine knob, and the pipeline's name. */
     public EngineSettings engineSettings() {
-        return EngineSettings.defaults().withWorkers(workers).withCommitOrder(commitOrder).withBlockCommit(blockCommit)
+        return ENGINE_DEFAULTS.withWorkers(workers).withCommitOrder(commitOrder).withBlockCommit(blockCommit)
                 .withCheckpointGroupSize(checkpointGroupSize).withCheckpointPeriod(checkpointPeriod)
                 .withQueueBudgetBytes(queueBudgetBytes).withWorkerQueueCapacity(workerQueueCapacity)
-                .withRetries(retries).withName("lanes-" + pipeline);
+                .withRetries(retries).withRetryBackoff(retryBackoff, retryMaxBackoff)
+                .withCommitOrderTimeout(commitOrderTimeout).withCommitOrderDeadlockDetection(commitOrderDeadlockDetection)
+                .withStatsInterval(statsInterval).withName("lanes-" + pipeline);
     }
 
     public int blockCommit() {

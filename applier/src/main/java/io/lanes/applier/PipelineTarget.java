@@ -132,8 +132,15 @@ final class PipelineTarget implements AutoCloseable {
 
     /** The engine applying into this target, as configured (not started). */
     Engine<SourceTransaction> newEngine(LanesConfig config) {
-        return Engine.builder(target.applierFactory()).checkpointStore(target.checkpointStore())
-                .scheduler(config.newScheduler()).settings(config.engineSettings()).build();
+        Engine.Builder<SourceTransaction> b = Engine.builder(target.applierFactory())
+                .checkpointStore(target.checkpointStore()).scheduler(config.newScheduler());
+        if (config.statsListener != null) {
+            b.statsListener(config.statsListener, config.statsInterval);
+        }
+        if (config.threadFactory != null) {
+            b.threadFactory(config.threadFactory);
+        }
+        return b.settings(config.engineSettings()).build();
     }
 
     /**

@@ -76,6 +76,35 @@ class LanesConfigTest {
     }
 
     @Test
+    void theBuilderTakesEveryEngineKnobAndAWholeSettingsRecord() {
+        EngineSettings wanted = EngineSettings.defaults().withWorkers(6).withCommitOrder(CommitOrder.NONE)
+                .withBlockCommit(5).withCheckpointGroupSize(40).withCheckpointPeriod(Duration.ofMillis(70))
+                .withQueueBudgetBytes(12345).withWorkerQueueCapacity(33).withRetries(2)
+                .withRetryBackoff(Duration.ofMillis(3), Duration.ofMillis(300)).withCommitOrderTimeout(Duration.ofMillis(900))
+                .withCommitOrderDeadlockDetection(false).withStatsInterval(Duration.ofMillis(250));
+        LanesConfig c = minimal().engine(wanted).buildConfig();
+        assertEquals(wanted.withName("lanes-" + c.pipeline()), c.engineSettings(),
+                "every knob of the record reaches the engine; the name is the pipeline's");
+        io.lanes.core.StatsListener listener = stats -> { };
+        java.util.concurrent.ThreadFactory threads = Thread::new;
+        LanesConfig one = minimal().commitOrderTimeout(Duration.ofMillis(1234)).retryBackoff(Duration.ofMillis(7),
+                Duration.ofMillis(70)).commitOrderDeadlockDetection(false).statsListener(listener, Duration.ofMillis(99))
+                .threadFactory(threads).buildConfig();
+        assertEquals(Duration.ofMillis(1234), one.engineSettings().commitOrderTimeout());
+        assertEquals(Duration.ofMillis(7), one.engineSettings().retryBackoff());
+        assertEquals(Duration.ofMillis(70), one.engineSettings().retryMaxBackoff());
+        assertFalse(one.engineSettings().commitOrderDeadlockDetection());
+        assertEquals(Duration.ofMillis(99), one.engineSettings().statsInterval());
+        assertTrue(one.statsListener == listener && one.threadFactory == threads);
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> minimal().commitOrderTimeout(Duration.ZERO));
+        assertTrue(bad.getMessage().startsWith("lanes.commit-order.timeout-ms"), bad.getMessage());
+        bad = assertThrows(IllegalArgumentException.class,
+                () -> minimal().retryBackoff(Duration.ofMillis(-1), Duration.ofSeconds(1)));
+        assertTrue(bad.getMessage().startsWith("lanes.retry.backoff-ms"), bad.getMessage());
+    }
+
+    @Test
     void everyPropertyKeyIsRead() throws Exception {
         Path ca = java.nio.file.Files.createTempFile("lanes-ca", ".pem");
         ca.toFile().deleteOnExit();
@@ -104,6 +133,10 @@ class LanesConfigTest {
         p.setProperty("lanes.queue.budget-bytes", "1000000");
         p.setProperty("lanes.queue.worker-capacity", "10");
         p.setProperty("lanes.retries", "3");
+        p.setProperty("lanes.retry.backoff-ms", "25");
+        p.setProperty("lanes.retry.max-backoff-ms", "4000");
+        p.setProperty("lanes.commit-order.timeout-ms", "2500");
+        p.setProperty("lanes.commit-order.deadlock-detection", "false");
         p.setProperty("lanes.apply-delay-seconds", "90");
         p.setProperty("lanes.statements.account-management", "apply");
         p.setProperty("lanes.statements.triggers", "as-written");
@@ -136,6 +169,11 @@ class LanesConfigTest {
         assertEquals(1_000_000, c.queueBudgetBytes());
         assertEquals(10, c.workerQueueCapacity());
         assertEquals(3, c.retries());
+        EngineSettings engine = c.engineSettings();
+        assertEquals(Duration.ofMillis(25), engine.retryBackoff());
+        assertEquals(Duration.ofMillis(4000), engine.retryMaxBackoff());
+        assertEquals(Duration.ofMillis(2500), engine.commitOrderTimeout());
+        assertFalse(engine.commitOrderDeadlockDetection());
         assertEquals(Duration.ofSeconds(90), c.applyDelay());
         assertEquals(9404, c.metricsPort());
         assertEquals("0.0.0.0", c.metricsBindAddress());
