@@ -20,4 +20,14 @@ public interface ApplyContext {
 
     /** Position of this transaction in the current batch (0 for the first). */
     int indexInBatch();
+
+    /**
+     * True when this transaction depends, as its scheduler stated, on a transaction earlier in the same batch: applied,
+     * not yet committed. An applier whose work takes effect only at commit (a sink acknowledging asynchronously) must
+     * let that earlier work take effect first. Always false for the first transaction of a batch. This default, for
+     * contexts other than the engine's, answers conservatively: true for every transaction after the first.
+     */
+    default boolean dependsOnEarlierInBatch() {
+        return indexInBatch() > 0;
+    }
 }

@@ -104,12 +104,26 @@ public final class SinkTarget implements io.lanes.applier.Target {
 
         @Override
         public void apply(Transaction<SourceTransaction> txn, ApplyContext context) throws Exception {
+            if (context.dependsOnEarlierInBatch()) {
+                // A sink's contract: a transaction is delivered only after what it depends on was acknowledged.
+                awaitAcknowledgements();
+            }
             CompletableFuture<Void> ack = sink.deliver(withoutCheckMarkers(txn.payload()), workerId);
             pending.add(Objects.requireNonNull(ack, "TransactionSink.deliver returned null"));
         }
 
         @Override
         public void commit(Batch<SourceTransaction> batch, Checkpoint checkpoint) throws Exception {
+            try {
+                awaitAcknowledgements();
+            } finally {
+                pending.clear();
+            }
+            store.write(CheckpointRows.toRow(pipeline, checkpoint, Instant.now()));
+        }
+
+        /** Waits for every delivery of the open batch so far to be acknowledged; rethrows a failed one's cause. */
+        private void awaitAcknowledgements() throws Exception {
             try {
                 for (CompletableFuture<Void> ack : pending) {
                     ack.get();
@@ -120,10 +134,7 @@ public final class SinkTarget implements io.lanes.applier.Target {
                     throw ex;
                 }
                 throw e;
-            } finally {
-                pending.clear();
             }
-            store.write(CheckpointRows.toRow(pipeline, checkpoint, Instant.now()));
         }
 
         @Override

@@ -596,10 +596,24 @@ final class Worker<P> {
         batch[batchSize++] = t;
     }
 
+    /** Whether {@code t}, at {@code index} in the batch, waits (as its scheduler stated) for one earlier in the batch. */
+    private boolean dependsOnBatch(Task<P> t, int index) {
+        if (index == 0) {
+            return false;
+        }
+        for (long d : t.startDeps) {
+            int i = indexInBatch(d);
+            if (i >= 0 && i < index) {
+                return true;
+            }
+        }
+        return t.startLwm > 0 && batch[0].seq <= t.startLwm;
+    }
+
     private boolean applyTask(Task<P> t, boolean end) {
         enter(WaitState.APPLYING);
         STEP.setOpaque(this, System.nanoTime()); // read racily by the dispatcher; no fence per transaction
-        context.set(t.seq, batchAttempts, end, batchSize - 1);
+        context.set(t.seq, batchAttempts, end, batchSize - 1, dependsOnBatch(t, batchSize - 1));
         try {
             applier.apply(t.txn, context);
             return true;
@@ -732,7 +746,7 @@ final class Worker<P> {
     /** Applies one transaction as a batch of its own, waiting for its commit order; false when that wait gave up. */
     private boolean applyAlone(Task<P> t) throws Exception {
         enter(WaitState.APPLYING);
-        context.set(t.seq, batchAttempts, true, 0);
+        context.set(t.seq, batchAttempts, true, 0, false);
         applier.apply(t.txn, context);
         if (commitOrderSatisfied(t)) {
             return true;
@@ -767,7 +781,7 @@ final class Worker<P> {
         enter(WaitState.APPLYING);
         for (int i = 0; i < batchSize; i++) {
             Task<P> t = batch[i];
-            context.set(t.seq, batchAttempts, i == batchSize - 1 && endHint, i);
+            context.set(t.seq, batchAttempts, i == batchSize - 1 && endHint, i, dependsOnBatch(t, i));
             try {
                 applier.apply(t.txn, context);
             } catch (Throwable e) {

@@ -14,16 +14,18 @@ final class WorkerApplyContext implements ApplyContext {
     private int attempt;
     private boolean end;
     private int index;
+    private boolean dependsOnBatch;
 
     WorkerApplyContext(int workerId) {
         this.workerId = workerId;
     }
 
-    void set(long seq, int attempt, boolean end, int index) {
+    void set(long seq, int attempt, boolean end, int index, boolean dependsOnBatch) {
         this.seq = seq;
         this.attempt = attempt;
         this.end = end;
         this.index = index;
+        this.dependsOnBatch = dependsOnBatch;
     }
 
     @Override
@@ -49,5 +51,10 @@ final class WorkerApplyContext implements ApplyContext {
     @Override
     public int indexInBatch() {
         return index;
+    }
+
+    @Override
+    public boolean dependsOnEarlierInBatch() {
+        return dependsOnBatch;
     }
 }
