@@ -90,6 +90,7 @@ class SinkFaultTest {
                 for (int i = 0; i < got.length; i++) {
                     more[i] += got[i];
                 }
+                faults += ConnectorConfigs.restartTasksFailedByADepartedWorker(connect, dbzName("mov"));
             }
             faults += ConnectorConfigs.killBinlogDumps(source.jdbcUrl("mysql"));
             return faults;
