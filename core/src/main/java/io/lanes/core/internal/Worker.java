@@ -129,7 +129,7 @@ final class Worker<P> {
 
     Worker(int id, WorkerSetup<P> setup) {
         this.id = id;
-        this.context = new WorkerApplyContext(id);
+        this.context = new WorkerApplyContext(id, this::dependsOnEarlierInBatch);
         RuntimeConfig<P> config = setup.config();
         this.host = setup.host();
         this.window = setup.window();
@@ -596,11 +596,12 @@ final class Worker<P> {
         batch[batchSize++] = t;
     }
 
-    /** Whether {@code t}, at {@code index} in the batch, waits (as its scheduler stated) for one earlier in the batch. */
-    private boolean dependsOnBatch(Task<P> t, int index) {
-        if (index == 0) {
+    /** Whether the transaction at {@code index} in the batch waits (as its scheduler stated) for one earlier in it. */
+    private boolean dependsOnEarlierInBatch(int index) {
+        if (index <= 0 || index >= batchSize) {
             return false;
         }
+        Task<P> t = batch[index];
         for (long d : t.startDeps) {
             int i = indexInBatch(d);
             if (i >= 0 && i < index) {
@@ -613,7 +614,7 @@ final class Worker<P> {
     private boolean applyTask(Task<P> t, boolean end) {
         enter(WaitState.APPLYING);
         STEP.setOpaque(this, System.nanoTime()); // read racily by the dispatcher; no fence per transaction
-        context.set(t.seq, batchAttempts, end, batchSize - 1, dependsOnBatch(t, batchSize - 1));
+        context.set(t.seq, batchAttempts, end, batchSize - 1);
         try {
             applier.apply(t.txn, context);
             return true;
@@ -746,7 +747,7 @@ final class Worker<P> {
     /** Applies one transaction as a batch of its own, waiting for its commit order; false when that wait gave up. */
     private boolean applyAlone(Task<P> t) throws Exception {
         enter(WaitState.APPLYING);
-        context.set(t.seq, batchAttempts, true, 0, false);
+        context.set(t.seq, batchAttempts, true, 0);
         applier.apply(t.txn, context);
         if (commitOrderSatisfied(t)) {
             return true;
@@ -781,7 +782,7 @@ final class Worker<P> {
         enter(WaitState.APPLYING);
         for (int i = 0; i < batchSize; i++) {
             Task<P> t = batch[i];
-            context.set(t.seq, batchAttempts, i == batchSize - 1 && endHint, i, dependsOnBatch(t, i));
+            context.set(t.seq, batchAttempts, i == batchSize - 1 && endHint, i);
             try {
                 applier.apply(t.txn, context);
             } catch (Throwable e) {

@@ -1,6 +1,7 @@
 package io.lanes.core.internal;
 
 import io.lanes.core.ApplyContext;
+import java.util.function.IntPredicate;
 
 /**
  * What a worker tells its applier about the transaction it hands over: the worker, the sequence number, the attempt,
@@ -10,22 +11,24 @@ import io.lanes.core.ApplyContext;
  */
 final class WorkerApplyContext implements ApplyContext {
     private final int workerId;
+    /** Answers {@link #dependsOnEarlierInBatch} on demand: most appliers never ask, so it costs them nothing. */
+    private final IntPredicate dependsOnEarlierInBatch;
     private long seq;
     private int attempt;
     private boolean end;
     private int index;
-    private boolean dependsOnBatch;
 
-    WorkerApplyContext(int workerId) {
+    /** @param dependsOnEarlierInBatch given the index in the batch, whether that transaction waits for an earlier one */
+    WorkerApplyContext(int workerId, IntPredicate dependsOnEarlierInBatch) {
         this.workerId = workerId;
+        this.dependsOnEarlierInBatch = dependsOnEarlierInBatch;
     }
 
-    void set(long seq, int attempt, boolean end, int index, boolean dependsOnBatch) {
+    void set(long seq, int attempt, boolean end, int index) {
         this.seq = seq;
         this.attempt = attempt;
         this.end = end;
         this.index = index;
-        this.dependsOnBatch = dependsOnBatch;
     }
 
     @Override
@@ -55,6 +58,6 @@ final class WorkerApplyContext implements ApplyContext {
 
     @Override
     public boolean dependsOnEarlierInBatch() {
-        return dependsOnBatch;
+        return dependsOnEarlierInBatch.test(index);
     }
 }
