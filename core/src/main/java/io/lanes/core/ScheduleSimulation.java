@@ -1,5 +1,7 @@
 package io.lanes.core;
 
+import io.lanes.core.internal.PlacementBase;
+
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -98,18 +100,18 @@ public final class ScheduleSimulation {
         ensureCapacity(seq);
         placement.reset(seq);
         scheduler.schedule(txn, placement);
-        if (placement.worker >= WORKERS) {
+        if (placement.worker() >= WORKERS) {
             throw new IllegalArgumentException(scheduler.name() + " placed transaction " + seq + " on worker "
-                    + placement.worker + " of " + WORKERS);
+                    + placement.worker() + " of " + WORKERS);
         }
-        boolean barrier = txn.isBarrier() || placement.barrier || txn.sizeBytes() > queueBudgetBytes;
+        boolean barrier = txn.isBarrier() || placement.isBarrier() || txn.sizeBytes() > queueBudgetBytes;
         int waitsFor = placement.dependencyDepth;
         // The engine's own waits: a barrier starts after everything before it; anything else after the last barrier.
         long upTo = barrier ? seq - 1 : barrierFloor;
         if (upTo > 0) {
             waitsFor = Math.max(waitsFor, deepestUpTo[(int) upTo]);
         }
-        int worker = placement.worker >= 0 ? placement.worker : workers.free();
+        int worker = placement.worker() >= 0 ? placement.worker() : workers.free();
         if (!placement.statesWaits) {
             waitsFor = Math.max(waitsFor, workers.tailDepth(worker));
         }
@@ -208,34 +210,16 @@ public final class ScheduleSimulation {
     }
 
     /** The one placement, reused per transaction; it folds each stated wait into the depth it imposes at once. */
-    private final class SimulatedPlacement implements Placement {
-        int seq;
-        int worker;
-        boolean barrier;
+    private final class SimulatedPlacement extends PlacementBase {
         /** Whether the scheduler stated any wait on an earlier transaction. */
         boolean statesWaits;
         int dependencyDepth;
 
-        void reset(int s) {
-            seq = s;
-            worker = -1;
-            barrier = false;
+        @Override
+        protected void reset(long s) {
+            super.reset(s);
             statesWaits = false;
             dependencyDepth = 0;
-        }
-
-        @Override
-        public long sequence() {
-            return seq;
-        }
-
-        @Override
-        public Placement toWorker(int w) {
-            if (w < 0) {
-                throw new IllegalArgumentException("worker " + w);
-            }
-            worker = w;
-            return this;
         }
 
         @Override
@@ -248,17 +232,9 @@ public final class ScheduleSimulation {
             return waitFor(s, deepestUpTo);
         }
 
-        @Override
-        public Placement asBarrier() {
-            barrier = true;
-            return this;
-        }
-
         /** Folds in a wait for transaction {@code s}, as deep as {@code depthOf[s]} says. */
         private Placement waitFor(long s, int[] depthOf) {
-            if (s >= seq) {
-                throw new IllegalArgumentException("transaction " + seq + " cannot wait for a later one, " + s);
-            }
+            checkEarlier(s);
             if (s > 0) {
                 statesWaits = true;
                 dependencyDepth = Math.max(dependencyDepth, depthOf[(int) s]);

@@ -9,18 +9,14 @@ import java.util.Arrays;
  *
  * <p>Dispatching thread only.
  */
-final class PlacementRequest implements Placement {
-    long seq;
-    int worker;
-    boolean barrier;
+final class PlacementRequest extends PlacementBase {
     long afterAllUpTo;
     long[] deps = new long[8];
     int depCount;
 
-    void reset(long s) {
-        seq = s;
-        worker = -1;
-        barrier = false;
+    @Override
+    protected void reset(long s) {
+        super.reset(s);
         afterAllUpTo = 0;
         depCount = 0;
     }
@@ -36,24 +32,8 @@ final class PlacementRequest implements Placement {
     }
 
     @Override
-    public long sequence() {
-        return seq;
-    }
-
-    @Override
-    public Placement toWorker(int w) {
-        if (w < 0) {
-            throw new IllegalArgumentException("worker " + w);
-        }
-        worker = w;
-        return this;
-    }
-
-    @Override
     public Placement after(long s) {
-        if (s >= seq) {
-            throw new IllegalArgumentException("transaction " + seq + " cannot wait for a later one, " + s);
-        }
+        checkEarlier(s);
         if (s > 0 && s > afterAllUpTo) {
             if (depCount == deps.length) {
                 deps = Arrays.copyOf(deps, depCount * 2);
@@ -65,16 +45,8 @@ final class PlacementRequest implements Placement {
 
     @Override
     public Placement afterAllUpTo(long s) {
-        if (s >= seq) {
-            throw new IllegalArgumentException("transaction " + seq + " cannot wait for a later one, " + s);
-        }
+        checkEarlier(s);
         afterAllUpTo = Math.max(afterAllUpTo, s);
-        return this;
-    }
-
-    @Override
-    public Placement asBarrier() {
-        barrier = true;
         return this;
     }
 }
