@@ -60,9 +60,8 @@ final class Worker<P> {
     private final int maxRetries;
     private final long retryBackoffNanos;
     private final long retryMaxBackoffNanos;
-    private final long commitOrderTimeoutNanos;
-    /** Whether commit-order waits ask the applier who waits for its locks (Applier#sessionsWaitingForThis). */
-    private final boolean commitOrderDeadlockDetection;
+    /** The commit-order wait of the open batch's first transaction, with its deadlock probe. */
+    private final CommitOrderGate<P> commitOrder;
     private final TaskQueue<P> queue = new TaskQueue<>();
     private volatile Thread thread;
     /**
@@ -81,17 +80,6 @@ final class Worker<P> {
      * read by others looking for the worker their open batch blocks.
      */
     volatile long openBatchFirst = Long.MAX_VALUE;
-    /** False once this worker's applier could not tell who waits for its locks: its commit-order waits use the timeout. */
-    private boolean lockViewsUsable = true;
-    /** The earlier transaction's worker found waiting for this batch's locks by the last commit-order wait. */
-    private Worker<P> blockedEarlier;
-    /** First lock-view probe after a commit-order wait of this long, then at doubling intervals up to the maximum. */
-    private static final long FIRST_PROBE_NANOS = 1_000_000;
-    private static final long MAX_PROBE_INTERVAL_NANOS = 50_000_000;
-    /** Once the target's lock views have answered during a commit-order wait, the timeout is this many times longer. */
-    static final int TIMEOUT_FACTOR_WITH_LOCK_VIEWS = 10;
-    /** Whether the last earlierWorkerWaitingForThis asked the target and got an answer. */
-    private boolean probeAnswered;
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private Task<P>[] batch = new Task[16];
@@ -144,8 +132,23 @@ final class Worker<P> {
         this.maxRetries = config.maxRetries();
         this.retryBackoffNanos = config.retryBackoffNanos();
         this.retryMaxBackoffNanos = config.retryMaxBackoffNanos();
-        this.commitOrderTimeoutNanos = config.commitOrderTimeoutNanos();
-        this.commitOrderDeadlockDetection = config.commitOrderDeadlockDetection();
+        this.commitOrder = new CommitOrderGate<>(this, peers, window, host, this::halted,
+                config.commitOrderTimeoutNanos(), config.commitOrderDeadlockDetection());
+    }
+
+    /** The wait state this worker is in; any thread. */
+    WaitState state() {
+        return state;
+    }
+
+    /** This worker's applier: its own thread only (null before it is created and after it is closed). */
+    Applier<P> applier() {
+        return applier;
+    }
+
+    /** The same applier as seen by other workers (its {@link Applier#targetSession} is thread-safe); null before. */
+    Applier<P> sharedApplier() {
+        return sharedApplier;
     }
 
     /** True for the one caller that may start this worker's thread (or, at shutdown, count it as never started). */
@@ -476,112 +479,6 @@ final class Worker<P> {
         return true;
     }
 
-    private boolean commitOrderSatisfied(Task<P> first) {
-        for (long d : first.commitDeps) {
-            if (!window.isCommitted(d)) {
-                return false;
-            }
-        }
-        return first.commitLwm <= 0 || window.lwm() >= first.commitLwm;
-    }
-
-    /** Waits for the first task's commit predecessors, until the deadline; false on timeout or halt. */
-    private boolean awaitCommitOrder(Task<P> first, long deadline) {
-        for (long d : first.commitDeps) {
-            if (!window.awaitCommitted(d, deadline, this::halted)) {
-                return false;
-            }
-        }
-        return first.commitLwm <= 0 || window.awaitLwm(first.commitLwm, deadline, this::halted);
-    }
-
-    /**
-     * Waits for the first task's commit predecessors until the deadline, probing for a commit-order deadlock meanwhile:
-     * after {@link #FIRST_PROBE_NANOS}, then at doubling intervals, if a worker whose open batch is earlier than this one
-     * is inside an apply, this worker's applier is asked which target sessions wait for its locks. False on timeout,
-     * halt, or deadlock ({@link #blockedEarlier} then names the earlier worker).
-     */
-    private boolean awaitCommitOrderOrDeadlock(Task<P> first, long deadline) {
-        if (!commitOrderDeadlockDetection || !lockViewsUsable) {
-            return awaitCommitOrder(first, deadline);
-        }
-        long interval = FIRST_PROBE_NANOS;
-        boolean extended = false;
-        for (;;) {
-            long now = System.nanoTime();
-            long sliceEnd = deadline - now > interval ? now + interval : deadline;
-            if (awaitCommitOrder(first, sliceEnd)) {
-                return true;
-            }
-            if (host.halted() || System.nanoTime() - deadline >= 0) {
-                return false;
-            }
-            Worker<P> earlier = earlierWorkerWaitingForThis(first.seq);
-            if (earlier != null) {
-                blockedEarlier = earlier;
-                return false;
-            }
-            if (!lockViewsUsable) {
-                return awaitCommitOrder(first, deadline);
-            }
-            if (probeAnswered && !extended) {
-                // The target said no earlier transaction waits for this batch's locks: the wait is for a slow earlier
-                // transaction (a large one), not a deadlock. Rolling back on the timeout would only redo this work; the
-                // timeout stays as a backstop for waits the lock views cannot show.
-                deadline += (TIMEOUT_FACTOR_WITH_LOCK_VIEWS - 1) * commitOrderTimeoutNanos;
-                extended = true;
-            }
-            interval = Math.min(MAX_PROBE_INTERVAL_NANOS, interval * 2);
-        }
-    }
-
-    /**
-     * The worker whose open batch starts before {@code seq} and whose target session waits for a lock this worker's open
-     * batch holds, or null. The target is asked only when some such worker has been inside one apply step for a while
-     * (a lock wait looks like that); the lock views are not free.
-     */
-    private Worker<P> earlierWorkerWaitingForThis(long seq) {
-        Worker<P>[] all = peers;
-        probeAnswered = false;
-        long now = System.nanoTime();
-        boolean candidate = false;
-        for (Worker<P> w : all) {
-            if (w != this && w.openBatchFirst < seq && w.state == WaitState.APPLYING
-                    && now - w.stepStartedAt >= FIRST_PROBE_NANOS) {
-                candidate = true;
-                break;
-            }
-        }
-        if (!candidate) {
-            return null;
-        }
-        long[] waiting;
-        try {
-            waiting = applier.sessionsWaitingForThis();
-        } catch (Throwable e) {
-            lockViewsUsable = false;
-            LOG.warn("worker {}: the target's lock views could not be read ({}); commit-order deadlocks on this worker"
-                    + " are broken by the commit-order timeout ({} ms) only", id, e.toString(),
-                    commitOrderTimeoutNanos / 1_000_000);
-            return null;
-        }
-        if (waiting == null) {
-            lockViewsUsable = false;
-            LOG.debug("worker {}: the applier cannot tell who waits for its locks; commit-order timeout only", id);
-            return null;
-        }
-        probeAnswered = true;
-        for (long session : waiting) {
-            for (Worker<P> w : all) {
-                Applier<P> a = w.sharedApplier;
-                if (w != this && a != null && w.openBatchFirst < seq && session >= 0 && a.targetSession() == session) {
-                    return w;
-                }
-            }
-        }
-        return null;
-    }
-
     // ---------------------------------------------------------------- apply, commit, retry
 
     private void addToBatch(Task<P> t) {
@@ -749,11 +646,11 @@ final class Worker<P> {
         enter(WaitState.APPLYING);
         context.set(t.seq, batchAttempts, true, 0);
         applier.apply(t.txn, context);
-        if (commitOrderSatisfied(t)) {
+        if (commitOrder.satisfied(t)) {
             return true;
         }
         enter(WaitState.WAITING_FOR_COMMIT_ORDER);
-        if (awaitCommitOrder(t, System.nanoTime() + commitOrderTimeoutNanos)) {
+        if (commitOrder.await(t, System.nanoTime() + commitOrder.timeoutNanos())) {
             return true;
         }
         rollbackQuietly();
@@ -798,17 +695,16 @@ final class Worker<P> {
             return true; // committed transaction by transaction while a failure was pinned
         }
         Task<P> first = batch[0];
-        if (!commitOrderSatisfied(first)) {
+        if (!commitOrder.satisfied(first)) {
             enter(WaitState.WAITING_FOR_COMMIT_ORDER);
             long waitStart = System.nanoTime();
-            boolean ok = awaitCommitOrderOrDeadlock(first, waitStart + commitOrderTimeoutNanos);
+            boolean ok = commitOrder.awaitOrFindDeadlock(first, waitStart + commitOrder.timeoutNanos());
             if (!ok) {
                 if (halted()) {
                     rollbackQuietly();
                     return false;
                 }
-                Worker<P> earlier = blockedEarlier;
-                blockedEarlier = null;
+                Worker<P> earlier = commitOrder.takeBlockedEarlier();
                 if (earlier != null) {
                     // A commit-order deadlock, seen in the target's lock views: break it now, not after the timeout.
                     counters.commitOrderDeadlockBroken();
@@ -823,10 +719,10 @@ final class Worker<P> {
                     counters.commitOrderRetried();
                     LOG.info("worker {}: transaction {} waited over {} ms for preceding transactions to commit; rolling"
                             + " back its batch of {} and retrying after them", id, first.seq,
-                            commitOrderTimeoutNanos / 1_000_000, batchSize);
+                            commitOrder.timeoutNanos() / 1_000_000, batchSize);
                 }
                 rollbackQuietly();
-                if (!awaitCommitOrder(first, Long.MAX_VALUE)) {
+                if (!commitOrder.await(first, Long.MAX_VALUE)) {
                     return false;
                 }
                 batchAttempts++;
