@@ -58,26 +58,18 @@ public final class LanesBuilder {
     TableMetadata sinkMetadata;
     SchedulerKind schedulerKind = LanesConfig.DEFAULT_SCHEDULER;
     Scheduler customScheduler;
-    int workers = LanesConfig.DEFAULT_WORKERS;
-    CommitOrder commitOrder = LanesConfig.DEFAULT_COMMIT_ORDER;
-    int blockCommit = LanesConfig.DEFAULT_BLOCK_COMMIT;
+    /**
+     * Every engine knob, in the one record the engine takes (its name is set from the pipeline's when the configuration
+     * is built); starts at {@link io.lanes.core.EngineSettings#defaults()}.
+     */
+    io.lanes.core.EngineSettings engine = LanesConfig.ENGINE_DEFAULTS;
     int writesetRun = LanesConfig.DEFAULT_WRITESET_RUN;
     Duration applyDelay = Duration.ZERO;
     Duration sourceStatusInterval = LanesConfig.DEFAULT_SOURCE_STATUS_INTERVAL;
     int metricsPort = -1;
     String metricsBindAddress = LanesConfig.DEFAULT_METRICS_BIND_ADDRESS;
     Duration progressInterval = LanesConfig.DEFAULT_PROGRESS_INTERVAL;
-    int checkpointGroupSize = LanesConfig.DEFAULT_CHECKPOINT_GROUP_SIZE;
-    Duration checkpointPeriod = LanesConfig.DEFAULT_CHECKPOINT_PERIOD;
-    long queueBudgetBytes = LanesConfig.DEFAULT_QUEUE_BUDGET_BYTES;
-    int workerQueueCapacity = LanesConfig.DEFAULT_WORKER_QUEUE_CAPACITY;
-    int retries = LanesConfig.DEFAULT_RETRIES;
-    Duration retryBackoff = LanesConfig.DEFAULT_RETRY_BACKOFF;
-    Duration retryMaxBackoff = LanesConfig.DEFAULT_RETRY_MAX_BACKOFF;
-    Duration commitOrderTimeout = LanesConfig.DEFAULT_COMMIT_ORDER_TIMEOUT;
-    boolean commitOrderDeadlockDetection = LanesConfig.DEFAULT_COMMIT_ORDER_DEADLOCK_DETECTION;
     io.lanes.core.StatsListener statsListener;
-    Duration statsInterval = io.lanes.core.EngineSettings.defaults().statsInterval();
     java.util.concurrent.ThreadFactory threadFactory;
     io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy = io.lanes.applier.jdbc.TargetErrorPolicy.defaults();
     boolean applyAccountStatements;
@@ -281,12 +273,12 @@ public final class LanesBuilder {
             throw new IllegalArgumentException(Option.WORKERS.key() + " must be 0.." + LanesConfig.MAX_WORKERS + ": "
                     + workers);
         }
-        this.workers = workers;
+        this.engine = engine.withWorkers(workers);
         return this;
     }
 
     public LanesBuilder commitOrder(CommitOrder order) {
-        this.commitOrder = Objects.requireNonNull(order, "order");
+        this.engine = engine.withCommitOrder(Objects.requireNonNull(order, "order"));
         return this;
     }
 
@@ -317,7 +309,7 @@ public final class LanesBuilder {
         if (transactions < 1) {
             throw new IllegalArgumentException(Option.BLOCK_COMMIT.key() + " must be >= 1: " + transactions);
         }
-        this.blockCommit = transactions;
+        this.engine = engine.withBlockCommit(transactions);
         return this;
     }
 
@@ -352,7 +344,7 @@ public final class LanesBuilder {
         if (transactions < 2) {
             throw new IllegalArgumentException(Option.CHECKPOINT_GROUP_SIZE.key() + " must be >= 2: " + transactions);
         }
-        this.checkpointGroupSize = transactions;
+        this.engine = engine.withCheckpointGroupSize(transactions);
         return this;
     }
 
@@ -360,7 +352,7 @@ public final class LanesBuilder {
         if (period == null || period.isZero() || period.isNegative()) {
             throw new IllegalArgumentException(Option.CHECKPOINT_PERIOD_MS.key() + " must be positive: " + period);
         }
-        this.checkpointPeriod = period;
+        this.engine = engine.withCheckpointPeriod(period);
         return this;
     }
 
@@ -368,7 +360,7 @@ public final class LanesBuilder {
         if (bytes < 1) {
             throw new IllegalArgumentException(Option.QUEUE_BUDGET_BYTES.key() + " must be >= 1: " + bytes);
         }
-        this.queueBudgetBytes = bytes;
+        this.engine = engine.withQueueBudgetBytes(bytes);
         return this;
     }
 
@@ -376,7 +368,7 @@ public final class LanesBuilder {
         if (transactions < 1) {
             throw new IllegalArgumentException(Option.WORKER_QUEUE_CAPACITY.key() + " must be >= 1: " + transactions);
         }
-        this.workerQueueCapacity = transactions;
+        this.engine = engine.withWorkerQueueCapacity(transactions);
         return this;
     }
 
@@ -384,28 +376,25 @@ public final class LanesBuilder {
         if (retries < 0) {
             throw new IllegalArgumentException(Option.RETRIES.key() + " must be >= 0: " + retries);
         }
-        this.retries = retries;
+        this.engine = engine.withRetries(retries);
         return this;
     }
 
     /** Back-off before the first retry, doubling up to {@code max} ({@link Option#RETRY_BACKOFF_MS}). */
     public LanesBuilder retryBackoff(Duration initial, Duration max) {
-        engineKnob(Option.RETRY_BACKOFF_MS, s -> s.withRetryBackoff(initial, max));
-        this.retryBackoff = initial;
-        this.retryMaxBackoff = max;
+        this.engine = engineKnob(Option.RETRY_BACKOFF_MS, s -> s.withRetryBackoff(initial, max));
         return this;
     }
 
     /** {@link Option#COMMIT_ORDER_TIMEOUT_MS}; see {@link io.lanes.core.Engine.Builder#commitOrderTimeout}. */
     public LanesBuilder commitOrderTimeout(Duration timeout) {
-        engineKnob(Option.COMMIT_ORDER_TIMEOUT_MS, s -> s.withCommitOrderTimeout(timeout));
-        this.commitOrderTimeout = timeout;
+        this.engine = engineKnob(Option.COMMIT_ORDER_TIMEOUT_MS, s -> s.withCommitOrderTimeout(timeout));
         return this;
     }
 
     /** {@link Option#COMMIT_ORDER_DEADLOCK_DETECTION}; see {@link io.lanes.core.Engine.Builder#commitOrderDeadlockDetection}. */
     public LanesBuilder commitOrderDeadlockDetection(boolean on) {
-        this.commitOrderDeadlockDetection = on;
+        this.engine = engine.withCommitOrderDeadlockDetection(on);
         return this;
     }
 
@@ -415,9 +404,8 @@ public final class LanesBuilder {
      */
     public LanesBuilder statsListener(io.lanes.core.StatsListener listener, Duration interval) {
         Objects.requireNonNull(listener, "listener");
-        engineKnob(null, s -> s.withStatsInterval(interval));
+        this.engine = engineKnob(null, s -> s.withStatsInterval(interval));
         this.statsListener = listener;
-        this.statsInterval = interval;
         return this;
     }
 
@@ -434,25 +422,19 @@ public final class LanesBuilder {
      */
     public LanesBuilder engine(io.lanes.core.EngineSettings settings) {
         Objects.requireNonNull(settings, "settings");
-        workers(settings.workers());
-        commitOrder(settings.commitOrder());
-        blockCommit(settings.blockCommit());
-        checkpointGroupSize(settings.checkpointGroupSize());
-        checkpointPeriod(settings.checkpointPeriod());
-        queueBudgetBytes(settings.queueBudgetBytes());
-        workerQueueCapacity(settings.workerQueueCapacity());
-        retries(settings.retries());
-        retryBackoff(settings.retryBackoff(), settings.retryMaxBackoff());
-        commitOrderTimeout(settings.commitOrderTimeout());
-        commitOrderDeadlockDetection(settings.commitOrderDeadlockDetection());
-        this.statsInterval = settings.statsInterval();
+        workers(settings.workers()); // the pipeline's own bound on workers
+        this.engine = settings.withName(engine.name()).withInitialPosition(null);
         return this;
     }
 
-    /** Checks a value with the engine's own validation, naming the option (when it has one) in the message. */
-    private static void engineKnob(Option option, java.util.function.UnaryOperator<io.lanes.core.EngineSettings> change) {
+    /**
+     * This builder's engine settings with one knob changed, checked by the engine's own validation and naming the option
+     * (when it has one) in the message.
+     */
+    private io.lanes.core.EngineSettings engineKnob(Option option,
+            java.util.function.UnaryOperator<io.lanes.core.EngineSettings> change) {
         try {
-            change.apply(io.lanes.core.EngineSettings.defaults());
+            return change.apply(engine);
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException((option == null ? "" : option.key() + ": ") + e.getMessage(), e);
         }
@@ -582,8 +564,8 @@ public final class LanesBuilder {
                     case QUEUE_BUDGET_BYTES -> queueBudgetBytes(Long.parseLong(value));
                     case WORKER_QUEUE_CAPACITY -> workerQueueCapacity(Integer.parseInt(value));
                     case RETRIES -> retries(Integer.parseInt(value));
-                    case RETRY_BACKOFF_MS -> retryBackoff(Duration.ofMillis(Long.parseLong(value)), retryMaxBackoff);
-                    case RETRY_MAX_BACKOFF_MS -> retryBackoff(retryBackoff, Duration.ofMillis(Long.parseLong(value)));
+                    case RETRY_BACKOFF_MS -> retryBackoff(Duration.ofMillis(Long.parseLong(value)), engine.retryMaxBackoff());
+                    case RETRY_MAX_BACKOFF_MS -> retryBackoff(engine.retryBackoff(), Duration.ofMillis(Long.parseLong(value)));
                     case COMMIT_ORDER_TIMEOUT_MS -> commitOrderTimeout(Duration.ofMillis(Long.parseLong(value)));
                     case COMMIT_ORDER_DEADLOCK_DETECTION -> commitOrderDeadlockDetection(bool(value));
                     case SKIP_ERRORS -> skipErrors(list(value).toArray(new String[0]));

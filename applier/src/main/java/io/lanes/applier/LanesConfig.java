@@ -40,7 +40,7 @@ public final class LanesConfig {
      * The engine's own defaults ({@link EngineSettings#defaults()}): every engine knob below defaults to its value there,
      * except the commit order (see {@link #DEFAULT_COMMIT_ORDER}).
      */
-    private static final EngineSettings ENGINE_DEFAULTS = EngineSettings.defaults();
+    static final EngineSettings ENGINE_DEFAULTS = EngineSettings.defaults();
     /** Default {@link Option#WORKERS}. */
     public static final int DEFAULT_WORKERS = ENGINE_DEFAULTS.workers();
     /** The most workers a pipeline may have: each is a thread with a target connection of its own. */
@@ -49,14 +49,13 @@ public final class LanesConfig {
     public static final SchedulerKind DEFAULT_SCHEDULER = SchedulerKind.WRITESET;
     /**
      * Default {@link Option#COMMIT_ORDER}: {@link CommitOrder#PER_PARTITION}, each schema's commits in source order (what
-     * MySQL 5.6's schema-parallel replica and Tungsten give). The one engine knob whose default differs from
-     * {@link EngineSettings#defaults()} ({@link CommitOrder#STRICT}, for callers whose transactions carry no schema):
+     * MySQL 5.6's schema-parallel replica and Tungsten give), the engine's own default ({@link EngineSettings#defaults()}):
      * with the writeset scheduler's runs, {@code strict} measured as fast as {@code partition} on issue 19's workloads
      * (docs/commit-order.md), but with the schema scheduler, whose runs are per schema, it commits one transaction at a
      * time whenever schemas interleave. Exactly-once and the final state do not depend on the commit order
      * (checkpoints record exactly which transactions committed).
      */
-    public static final CommitOrder DEFAULT_COMMIT_ORDER = CommitOrder.PER_PARTITION;
+    public static final CommitOrder DEFAULT_COMMIT_ORDER = ENGINE_DEFAULTS.commitOrder();
     /** Default {@link Option#WRITESET_RUN}: {@link WritesetScheduler#DEFAULT_RUN_LENGTH}. */
     public static final int DEFAULT_WRITESET_RUN = WritesetScheduler.DEFAULT_RUN_LENGTH;
     /** Default {@link Option#BLOCK_COMMIT}. */
@@ -398,6 +397,8 @@ public final class LanesConfig {
     final String targetPasswordDescription;
     final boolean h2MysqlMode;
     final String pipeline;
+    /** Every engine knob, named after the pipeline: what the engine is given. */
+    final EngineSettings engine;
     final String checkpointSchema;
     final String checkpointTable;
     final SchemaMapping mapping;
@@ -409,22 +410,9 @@ public final class LanesConfig {
     final TableMetadata sinkMetadata;
     final SchedulerKind schedulerKind;
     final Scheduler customScheduler;
-    final int workers;
-    final CommitOrder commitOrder;
-    final int blockCommit;
     final int writesetRun;
     final Duration applyDelay;
-    final int checkpointGroupSize;
-    final Duration checkpointPeriod;
-    final long queueBudgetBytes;
-    final int workerQueueCapacity;
-    final int retries;
-    final Duration retryBackoff;
-    final Duration retryMaxBackoff;
-    final Duration commitOrderTimeout;
-    final boolean commitOrderDeadlockDetection;
     final io.lanes.core.StatsListener statsListener;
-    final Duration statsInterval;
     final java.util.concurrent.ThreadFactory threadFactory;
     final io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy;
     final io.lanes.applier.jdbc.TargetTls targetTls;
@@ -448,6 +436,7 @@ public final class LanesConfig {
         targetPasswordDescription = b.targetPasswordDescription;
         h2MysqlMode = b.h2MysqlMode;
         pipeline = b.pipeline;
+        engine = b.engine.withName("lanes-" + pipeline);
         checkpointSchema = b.checkpointSchema;
         checkpointTable = b.checkpointTable;
         mapping = b.mapping;
@@ -459,22 +448,9 @@ public final class LanesConfig {
         sinkMetadata = b.sinkMetadata;
         schedulerKind = b.schedulerKind;
         customScheduler = b.customScheduler;
-        workers = b.workers;
-        commitOrder = b.commitOrder;
-        blockCommit = b.blockCommit;
         writesetRun = b.writesetRun;
         applyDelay = b.applyDelay;
-        checkpointGroupSize = b.checkpointGroupSize;
-        checkpointPeriod = b.checkpointPeriod;
-        queueBudgetBytes = b.queueBudgetBytes;
-        workerQueueCapacity = b.workerQueueCapacity;
-        retries = b.retries;
-        retryBackoff = b.retryBackoff;
-        retryMaxBackoff = b.retryMaxBackoff;
-        commitOrderTimeout = b.commitOrderTimeout;
-        commitOrderDeadlockDetection = b.commitOrderDeadlockDetection;
         statsListener = b.statsListener;
-        statsInterval = b.statsInterval;
         threadFactory = b.threadFactory;
         errorPolicy = b.errorPolicy;
         targetTls = b.targetTls;
@@ -600,25 +576,20 @@ public final class LanesConfig {
     }
 
     public int workers() {
-        return workers;
+        return engine.workers();
     }
 
     public CommitOrder commitOrder() {
-        return commitOrder;
+        return engine.commitOrder();
     }
 
     /** The engine's settings this configuration gives: every engine knob, and the pipeline's name. */
     public EngineSettings engineSettings() {
-        return ENGINE_DEFAULTS.withWorkers(workers).withCommitOrder(commitOrder).withBlockCommit(blockCommit)
-                .withCheckpointGroupSize(checkpointGroupSize).withCheckpointPeriod(checkpointPeriod)
-                .withQueueBudgetBytes(queueBudgetBytes).withWorkerQueueCapacity(workerQueueCapacity)
-                .withRetries(retries).withRetryBackoff(retryBackoff, retryMaxBackoff)
-                .withCommitOrderTimeout(commitOrderTimeout).withCommitOrderDeadlockDetection(commitOrderDeadlockDetection)
-                .withStatsInterval(statsInterval).withName("lanes-" + pipeline);
+        return engine;
     }
 
     public int blockCommit() {
-        return blockCommit;
+        return engine.blockCommit();
     }
 
     /** {@link Option#WRITESET_RUN}. */
@@ -632,23 +603,23 @@ public final class LanesConfig {
     }
 
     public int checkpointGroupSize() {
-        return checkpointGroupSize;
+        return engine.checkpointGroupSize();
     }
 
     public Duration checkpointPeriod() {
-        return checkpointPeriod;
+        return engine.checkpointPeriod();
     }
 
     public long queueBudgetBytes() {
-        return queueBudgetBytes;
+        return engine.queueBudgetBytes();
     }
 
     public int workerQueueCapacity() {
-        return workerQueueCapacity;
+        return engine.workerQueueCapacity();
     }
 
     public int retries() {
-        return retries;
+        return engine.retries();
     }
 
     /** What target errors are retried, stopped on, or skipped. */
@@ -742,9 +713,9 @@ public final class LanesConfig {
             parts.add("collationMap=" + collationMap.userEntries());
         }
         parts.add("scheduler=" + schedulerName());
-        parts.add("workers=" + workers);
-        parts.add("commitOrder=" + commitOrderLabel(commitOrder));
-        parts.add("blockCommit=" + blockCommit);
+        parts.add("workers=" + engine.workers());
+        parts.add("commitOrder=" + commitOrderLabel(engine.commitOrder()));
+        parts.add("blockCommit=" + engine.blockCommit());
         parts.add("writesetRun=" + writesetRun);
         parts.add("applyDelay=" + applyDelay);
         parts.add("pipeline=" + pipeline);

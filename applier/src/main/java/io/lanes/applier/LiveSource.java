@@ -1,20 +1,11 @@
 package io.lanes.applier;
 
 import io.lanes.applier.internal.SourceEndMonitor;
-import io.lanes.applier.internal.StartPrefix;
 import io.lanes.applier.schema.InformationSchemaSeed;
-import io.lanes.binlog.BinlogEvent;
-import io.lanes.binlog.BinlogEventDecoder;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.BinlogTransaction;
-import io.lanes.binlog.PreviousGtidsEvent;
-import io.lanes.binlog.TransactionAssembler;
-import io.lanes.binlog.gtid.GtidSet;
-import io.lanes.binlog.gtid.MariaDbGtidPosition;
-import io.lanes.binlog.gtid.MySqlGtidSet;
 import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.binlog.replication.ReplicationClient;
-import io.lanes.binlog.replication.ReplicationEvent;
 import io.lanes.binlog.replication.ReplicationException;
 import io.lanes.binlog.replication.ServerInfo;
 import io.lanes.binlog.replication.StartPosition;
@@ -92,34 +83,25 @@ final class LiveSource implements Source {
 
     @Override
     public void run(Pipeline pipeline) throws Exception {
-        Engine<SourceTransaction> e = pipeline.engine();
-        BinlogBridge bridge = pipeline.bridge();
         RecoveryPoint from = pipeline.from();
         StartPosition start = from.position() == null ? configuredStart : resumePosition(from.position());
-        bridge.startingAt(start); // checkpoints carry the whole GTID state, not only what this run saw
-        // A fresh start in the middle of a file reads the file from its beginning for the GTIDs before the position
-        // (the server sends neither them nor the file's PREVIOUS_GTIDS otherwise). A resume needs no such read: a
-        // checkpoint of a GTID source carries its GTID set and resumes by it.
-        StartPrefix prefix = from.position() == null ? StartPrefix.before(start) : null;
-        try (ReplicationClient c = clientBuilder.startPosition(prefix == null ? start : prefix.dumpFrom()).build()) {
+        // A fresh start in the middle of a file reads the file from its beginning for the GTIDs before the position; a
+        // resume needs no such read: a checkpoint of a GTID source carries its GTID set and resumes by it.
+        try (ServerStream stream = ServerStream.open(clientBuilder, start, pipeline.bridge(), from.position() == null)) {
+            ReplicationClient c = stream.client();
             if (seedHistory) {
                 seedFromSource(c, pipeline);
             }
-            ServerInfo atConnect = c.start();
+            ServerInfo atConnect = stream.start(options);
             client = c;
             if (!statusInterval.isZero()) {
                 sourceEnd = SourceEndMonitor.start(c, statusInterval, pipeline.name());
             }
             if (atConnect != null && atConnect.mariaDb() && start instanceof StartPosition.FilePosition) {
-                // A MariaDB dump from a file position carries no history: the server's BINLOG_GTID_POS for the dump
-                // position (the start, or the start file's beginning when a prefix is read) gives every domain's last
-                // GTID before it, the prefix's transactions then advance it to the start.
                 String before = atConnect.startGtidPosition();
                 if (before != null) {
-                    bridge.mariaDbPositionBefore(before);
                     LOG.info("lanes pipeline '{}': a MariaDB source followed from a file position ({}): GTID position"
-                            + " before {} on the server: '{}'", pipeline.name(), start,
-                            prefix == null ? start : prefix.dumpFrom(), before);
+                            + " before {} on the server: '{}'", pipeline.name(), start, stream.dumpedFrom(), before);
                 } else {
                     LOG.warn("lanes pipeline '{}': a MariaDB source followed from a file position ({}) refused"
                             + " BINLOG_GTID_POS: checkpoints carry the last GTID of each domain this run saw (and the"
@@ -127,66 +109,51 @@ final class LiveSource implements Source {
                             + " position (?gtid=) for a complete one", pipeline.name(), start);
                 }
             }
-            follow(c, pipeline, e, bridge, prefix, LiveCatchUpTarget.of(atConnect));
+            follow(stream, pipeline);
         }
     }
 
-    private void follow(ReplicationClient c, Pipeline pipeline, Engine<SourceTransaction> e, BinlogBridge bridge,
-            StartPrefix prefix, LiveCatchUpTarget target) throws Exception {
-        long targetSequence = -1; // the last transaction up to the target, once the stream reached it
+    /**
+     * Hands the stream's transactions to the pipeline and marks it caught up: once everything up to the server's binlog
+     * end at connect is committed (marked for a second, so that a caller polling awaitCaughtUp in a loop cannot miss it
+     * between two calls even if the stream never pauses afterwards), then whenever the stream is idle between
+     * transactions with everything read committed.
+     */
+    private static void follow(ServerStream stream, Pipeline pipeline) throws Exception {
+        Engine<SourceTransaction> e = pipeline.engine();
+        long targetSequence = -1; // the last transaction up to the connect-time end, once the stream reached it
         long targetMarkedUntil = -1;
-        long bytesRead = 0;
-        BinlogEventDecoder decoder = c.newDecoderForDelivered(options);
-        TransactionAssembler assembler = new TransactionAssembler();
         while (!pipeline.stopRequested()) {
-            ReplicationEvent raw = c.poll(Duration.ZERO);
-            if (raw == null) {
+            BinlogTransaction t = stream.poll(Duration.ZERO);
+            if (t == null) {
                 // The stream paused: with 0 workers, commit what is open before waiting for more.
                 e.flush();
-                raw = c.poll(Duration.ofMillis(100));
+                t = stream.poll(Duration.ofMillis(100));
             }
-            if (targetSequence < 0 && raw == null && target == null && !assembler.insideTransaction()) {
-                targetSequence = pipeline.lastSequence(); // nothing to compare with: the idle rule alone
-            }
-            if (targetSequence >= 0 && e.lowWaterMark() >= targetSequence) {
-                long now = System.nanoTime();
-                if (targetMarkedUntil < 0) {
-                    // marked for a second, so that a caller polling awaitCaughtUp in a loop cannot miss it between
-                    // two calls even if the stream never pauses afterwards
-                    targetMarkedUntil = now + TimeUnit.SECONDS.toNanos(1);
-                    pipeline.markCaughtUp();
-                } else if (now - targetMarkedUntil < 0) {
-                    pipeline.markCaughtUp();
-                } else if (raw == null && !assembler.insideTransaction()
-                        && e.lowWaterMark() >= pipeline.lastSequence()) {
-                    pipeline.markCaughtUp();
-                }
-            }
-            if (raw == null) {
-                continue;
-            }
-            byte[] b = raw.bytes();
-            BinlogEvent event = decoder.decodeRetainingIfAccepted(b, raw.position());
-            if (event instanceof PreviousGtidsEvent p) {
-                bridge.previousGtids(p);
-            }
-            if (prefix != null && prefix.take(raw, event)) {
-                for (BinlogTransaction t; (t = prefix.poll()) != null; ) {
+            if (t != null) {
+                if (stream.beforeStart()) {
                     pipeline.skip(t); // executed before the start: its GTID (and definitions) only
-                }
-            } else if (event != null) {
-                bytesRead += b.length;
-                pipeline.sourceBytesRead(bytesRead);
-                assembler.accept(event, raw.binlogFile());
-                for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
+                } else {
+                    pipeline.sourceBytesRead(stream.bytesRead());
                     if (!pipeline.submit(t)) {
                         return;
                     }
                 }
             }
-            if (targetSequence < 0 && target != null && raw.endsTransaction() && !assembler.insideTransaction()
-                    && target.reachedBy(raw)) {
-                targetSequence = pipeline.lastSequence();
+            boolean idle = t == null && !stream.insideTransaction();
+            if (targetSequence < 0 && (stream.reachedConnectEnd() || idle && !stream.knowsConnectEnd())) {
+                targetSequence = pipeline.lastSequence(); // with no end to compare with: the idle rule alone
+            }
+            if (targetSequence >= 0 && e.lowWaterMark() >= targetSequence) {
+                long now = System.nanoTime();
+                if (targetMarkedUntil < 0) {
+                    targetMarkedUntil = now + TimeUnit.SECONDS.toNanos(1);
+                    pipeline.markCaughtUp();
+                } else if (now - targetMarkedUntil < 0) {
+                    pipeline.markCaughtUp();
+                } else if (idle && e.lowWaterMark() >= pipeline.lastSequence()) {
+                    pipeline.markCaughtUp();
+                }
             }
         }
     }
@@ -212,54 +179,5 @@ final class LiveSource implements Source {
     /** The start of a stream that resumes after a checkpointed position: its GTID state, else its file position. */
     static StartPosition resumePosition(String checkpointed) {
         return StartPosition.resumingAt(SourcePosition.parse(checkpointed));
-    }
-
-    /**
-     * Where the server's binlog ended when a live run connected: its file and position, and on MariaDB its GTID
-     * position (the stream may start from a GTID and skip to the end without sending a real event to compare).
-     */
-    record LiveCatchUpTarget(StartPosition.FilePosition end, GtidSet gtids) {
-        static LiveCatchUpTarget of(ServerInfo info) {
-            if (info == null) {
-                return null;
-            }
-            GtidSet gtids = parseGtids(info.currentGtidPosition(), info.mariaDb());
-            if (info.endPosition() == null && gtids == null) {
-                return null;
-            }
-            return new LiveCatchUpTarget(info.endPosition(), gtids);
-        }
-
-        /** True when the stream, after {@code e} (between transactions), has everything up to the target. */
-        boolean reachedBy(ReplicationEvent e) {
-            if (gtids != null) {
-                GtidSet have = null;
-                if (e.resumePosition() instanceof StartPosition.MariaDbGtids g) {
-                    have = parseGtids(g.gtidPosition(), true);
-                } else if (e.resumePosition() instanceof StartPosition.MySqlGtids g) {
-                    have = parseGtids(g.gtidSet(), false);
-                }
-                if (have != null && have.containsAll(gtids)) {
-                    return true;
-                }
-            }
-            if (end == null || e.binlogFile() == null) {
-                return false;
-            }
-            int files = SourcePosition.compareBinlogFiles(e.binlogFile(), end.file());
-            return files > 0 || (files == 0 && e.nextPosition() >= end.position());
-        }
-
-        /** A server's GTID state text of the given flavour; null when absent or not one. */
-        static GtidSet parseGtids(String text, boolean mariaDb) {
-            if (text == null) {
-                return null;
-            }
-            try {
-                return mariaDb ? MariaDbGtidPosition.parse(text) : MySqlGtidSet.parse(text);
-            } catch (IllegalArgumentException notOne) {
-                return null;
-            }
-        }
     }
 }

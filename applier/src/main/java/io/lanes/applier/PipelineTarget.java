@@ -135,7 +135,7 @@ final class PipelineTarget implements AutoCloseable {
         Engine.Builder<SourceTransaction> b = Engine.builder(target.applierFactory())
                 .checkpointStore(target.checkpointStore()).scheduler(config.newScheduler());
         if (config.statsListener != null) {
-            b.statsListener(config.statsListener, config.statsInterval);
+            b.statsListener(config.statsListener, config.engine.statsInterval());
         }
         if (config.threadFactory != null) {
             b.threadFactory(config.threadFactory);

@@ -61,15 +61,15 @@ class TaggedGtidLiveTest {
 
     @Test
     void theCatchUpTargetKeepsTaggedSourcesApart() {
-        GtidSet want = LiveSource.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5,\n" + U + ":x:7", false);
+        GtidSet want = ServerStream.CatchUpTarget.parseGtids(U + ":1-13:mytag:1-5,\n" + U + ":x:7", false);
         assertEquals(U + ":1-13:mytag:1-5:x:7", want.toString());
-        GtidSet upper = LiveSource.LiveCatchUpTarget.parseGtids(U.toUpperCase() + ":MyTag:1-5:X:7", false);
+        GtidSet upper = ServerStream.CatchUpTarget.parseGtids(U.toUpperCase() + ":MyTag:1-5:X:7", false);
         assertEquals(U + ":mytag:1-5:x:7", upper.toString());
-        assertTrue(LiveSource.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5:x:7", false).containsAll(want));
+        assertTrue(ServerStream.CatchUpTarget.parseGtids(U + ":1-13:mytag:1-5:x:7", false).containsAll(want));
         // mytag:4-5 missing: untagged 1-13 does not cover them
-        assertFalse(LiveSource.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-3:x:7", false).containsAll(want));
-        assertFalse(LiveSource.LiveCatchUpTarget.parseGtids(U + ":1-13:mytag:1-5", false).containsAll(want));
-        assertNull(LiveSource.LiveCatchUpTarget.parseGtids("not a set", false));
+        assertFalse(ServerStream.CatchUpTarget.parseGtids(U + ":1-13:mytag:1-3:x:7", false).containsAll(want));
+        assertFalse(ServerStream.CatchUpTarget.parseGtids(U + ":1-13:mytag:1-5", false).containsAll(want));
+        assertNull(ServerStream.CatchUpTarget.parseGtids("not a set", false));
     }
 
     /** One run to caught-up against a fake source serving {@code binlog}; returns where it started. */

@@ -2,22 +2,16 @@ package io.lanes.connect;
 
 import io.lanes.applier.BinlogBridge;
 import io.lanes.applier.SchemaMapping;
+import io.lanes.applier.ServerStream;
 import io.lanes.binlog.gtid.SourcePosition;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.jdbc.CatalogTableMetadata;
 import io.lanes.applier.jdbc.ConnectionFactory;
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.jdbc.TargetCatalog;
-import io.lanes.binlog.BinlogEvent;
-import io.lanes.binlog.BinlogEventDecoder;
 import io.lanes.binlog.BinlogReaderOptions;
 import io.lanes.binlog.BinlogTransaction;
-import io.lanes.binlog.MariaGtidListEvent;
-import io.lanes.binlog.PreviousGtidsEvent;
-import io.lanes.binlog.TransactionAssembler;
 import io.lanes.binlog.replication.ReplicationClient;
-import io.lanes.binlog.replication.ReplicationEvent;
-import io.lanes.binlog.replication.ServerInfo;
 import io.lanes.binlog.replication.StartPosition;
 import io.lanes.connect.internal.SourceRecords;
 import io.lanes.core.Transaction;
@@ -38,9 +32,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Follows one MySQL/MariaDB server with Lanes' {@link ReplicationClient} and emits one Debezium-compatible record per
- * row change (and one per statement), with {@link LanesHeaders}. The Connect source glue to the binlog APIs: it will move
- * behind the Source interface of the pipeline redesign (#20).
+ * Follows one MySQL/MariaDB server through Lanes' {@link ServerStream} (the reading loop of its live pipeline) and emits one Debezium-compatible record per
+ * row change (and one per statement), with {@link LanesHeaders}.
  *
  * <p>Offsets: the position text of {@link io.lanes.binlog.gtid.SourcePosition} ({@code NAME:POS gtid=STATE}); a
  * restarted task resumes from the GTID state when the offset has one, else from the file and position. Every record of a transaction but the last carries the position before the transaction, the last one the
@@ -56,9 +49,7 @@ public class LanesSourceTask extends SourceTask {
     private static final int MAX_RECORDS_PER_POLL = 2000;
 
     private LanesSourceConfig config;
-    private ReplicationClient client;
-    private BinlogEventDecoder decoder;
-    private final TransactionAssembler assembler = new TransactionAssembler();
+    private ServerStream stream;
     private BinlogBridge bridge;
     private TargetCatalog sourceCatalog;
     private SourceRecords records;
@@ -104,18 +95,13 @@ public class LanesSourceTask extends SourceTask {
         }
         sourceCatalog = new TargetCatalog(Dialect.mysql());
         bridge = new BinlogBridge(SchemaMapping.identity(), new CatalogTableMetadata(catalogConnections, sourceCatalog));
-        bridge.startingAt(start);
         records = new SourceRecords(config, partition);
-        client = ReplicationClient.builder().host(config.host()).port(config.port()).user(config.user())
-                .password(config.password().value().toCharArray()).serverId(config.serverId()).startPosition(start).build();
-        ServerInfo atConnect = client.start();
-        if (atConnect != null && atConnect.mariaDb() && start instanceof StartPosition.FilePosition
-                && atConnect.startGtidPosition() != null) {
-            // A MariaDB dump from a file position carries no GTID history: the server's BINLOG_GTID_POS for it gives
-            // every domain's last GTID before it, so that the offsets carry a complete GTID position to resume from.
-            bridge.mariaDbPositionBefore(atConnect.startGtidPosition());
-        }
-        decoder = client.newDecoderForDelivered(BinlogReaderOptions.defaults());
+        // The same stream as Lanes' live pipeline: a fresh start in the middle of a file reads the file from its
+        // beginning for the GTID state before it (passed over, not emitted); a resume from an offset has that state.
+        stream = ServerStream.open(ReplicationClient.builder().host(config.host()).port(config.port()).user(config.user())
+                .password(config.password().value().toCharArray()).serverId(config.serverId()), start, bridge,
+                lastPosition == null);
+        stream.start(BinlogReaderOptions.defaults());
         LOG.info("following {}:{} from {} (transaction sequence {})", config.host(), config.port(), start, sequence);
     }
 
@@ -143,26 +129,18 @@ public class LanesSourceTask extends SourceTask {
         long deadline = System.nanoTime() + 200_000_000L;
         while (out.size() < MAX_RECORDS_PER_POLL) {
             long left = deadline - System.nanoTime();
-            ReplicationEvent raw = client.poll(Duration.ofNanos(Math.max(0, left)));
-            if (raw == null) {
-                if (assembler.insideTransaction() && System.nanoTime() - deadline < 5_000_000_000L) {
+            BinlogTransaction t = stream.poll(Duration.ofNanos(Math.max(0, left)));
+            if (t == null) {
+                if (stream.insideTransaction() && System.nanoTime() - deadline < 5_000_000_000L) {
                     continue; // a transaction is being read: finish it
                 }
                 break;
             }
-            BinlogEvent event = decoder.decodeRetainingIfAccepted(raw.bytes(), raw.position());
-            if (event instanceof PreviousGtidsEvent g) {
-                bridge.previousGtids(g);
-            } else if (event instanceof MariaGtidListEvent l) {
-                bridge.mariaGtidList(l);
-            }
-            if (event == null) {
+            if (stream.beforeStart()) {
+                bridge.skip(t); // before the configured start: its GTID only
                 continue;
             }
-            assembler.accept(event, raw.binlogFile());
-            for (BinlogTransaction t; (t = assembler.poll()) != null; ) {
-                emit(t, out);
-            }
+            emit(t, out);
         }
         return out.isEmpty() ? null : out;
     }
@@ -201,8 +179,8 @@ public class LanesSourceTask extends SourceTask {
 
     @Override
     public void stop() {
-        if (client != null) {
-            client.close();
+        if (stream != null) {
+            stream.close();
         }
         try {
             if (catalog != null) {

@@ -10,8 +10,10 @@ import java.util.Objects;
  * {@link #blockCommit} is what {@link Engine.Builder#blockCommit} also set.
  *
  * @param workers worker threads; 0 applies on the dispatching thread (default 4)
- * @param commitOrder the order commits keep (default {@link CommitOrder#STRICT}, as MySQL's
- *     replica_preserve_commit_order)
+ * @param commitOrder the order commits keep (default {@link CommitOrder#PER_PARTITION}: source order within each
+ *     partition key, as MySQL's replica_preserve_commit_order keeps it per database under its schema scheduler; a
+ *     transaction without partition keys commits after every earlier one, so without partition keys it is
+ *     {@link CommitOrder#STRICT})
  * @param initialPosition where a fresh start (no saved checkpoints) reads from, reported back by
  *     {@link RecoveryPoint#position()}; null for none (default)
  * @param checkpointGroupSize transactions per checkpoint group, at least 2 (MySQL's replica_checkpoint_group; default
@@ -36,7 +38,7 @@ public record EngineSettings(int workers, CommitOrder commitOrder, String initia
         Duration checkpointPeriod, long queueBudgetBytes, int workerQueueCapacity, int blockCommit, int retries,
         Duration retryBackoff, Duration retryMaxBackoff, Duration commitOrderTimeout,
         boolean commitOrderDeadlockDetection, Duration statsInterval, String name) {
-    private static final EngineSettings DEFAULTS = new EngineSettings(4, CommitOrder.STRICT, null, 512,
+    private static final EngineSettings DEFAULTS = new EngineSettings(4, CommitOrder.PER_PARTITION, null, 512,
             Duration.ofMillis(300), 128L << 20, 16_384, 64, 10, Duration.ofMillis(10), Duration.ofSeconds(1),
             Duration.ofSeconds(1), true, Duration.ofSeconds(1), "lanes");
 

@@ -16,7 +16,7 @@ class EngineSettingsTest {
     void theDefaultsAreTheDocumentedOnes() {
         EngineSettings d = EngineSettings.defaults();
         assertEquals(4, d.workers());
-        assertEquals(CommitOrder.STRICT, d.commitOrder());
+        assertEquals(CommitOrder.PER_PARTITION, d.commitOrder());
         assertNull(d.initialPosition());
         assertEquals(512, d.checkpointGroupSize());
         assertEquals(Duration.ofMillis(300), d.checkpointPeriod());
