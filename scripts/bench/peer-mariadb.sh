@@ -121,7 +121,7 @@ echo "workload: $schemas schemas x $rows rows, $txns transactions in $endfile up
 out=${PEER_OUT:-docs/bench} # PEER_OUT=docs/bench/workload4 keeps another run's files apart
 mkdir -p "$out"
 tsv=$out/peer-mariadb.tsv.new
-rm -f "$out/peer-mariadb-lanes.jsonl.new"
+rm -f "$out/peer-mariadb-lanes.jsonl.new"; : > "$out/peer-mariadb-lanes.jsonl.new" # empty when no Lanes run is asked for (e.g. only KEEP_WORKLOAD)
 printf 'system\tmode\tthreads\tflush\ttransactions\tseconds\ttps\tfinal state\tserver cpu s\tlanes cpu s\n' > "$tsv"
 {
   echo "kind: $label$([ "$label" = smoke ] && echo ' (a small run on a loaded machine: NOISY, proves the script works)')"
