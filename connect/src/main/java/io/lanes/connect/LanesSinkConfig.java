@@ -91,7 +91,8 @@ public final class LanesSinkConfig extends AbstractConfig {
         return getString(CHECKPOINT_SCHEMA);
     }
 
-    public PartitionAssembler.End transactionEnd() {
+    /** Package-private: its type is internal (the module exports io.lanes.connect only). */
+    PartitionAssembler.End transactionEnd() {
         return PartitionAssembler.End.valueOf(getString(TRANSACTION_END).toUpperCase(Locale.ROOT));
     }
 
