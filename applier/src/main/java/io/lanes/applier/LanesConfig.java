@@ -575,22 +575,13 @@ public final class LanesConfig {
                 : schedulerKind.create();
     }
 
-    public int workers() {
-        return engine.workers();
-    }
 
-    public CommitOrder commitOrder() {
-        return engine.commitOrder();
-    }
 
     /** The engine's settings this configuration gives: every engine knob, and the pipeline's name. */
     public EngineSettings engineSettings() {
         return engine;
     }
 
-    public int blockCommit() {
-        return engine.blockCommit();
-    }
 
     /** {@link Option#WRITESET_RUN}. */
     public int writesetRun() {
@@ -602,25 +593,10 @@ public final class LanesConfig {
         return applyDelay;
     }
 
-    public int checkpointGroupSize() {
-        return engine.checkpointGroupSize();
-    }
 
-    public Duration checkpointPeriod() {
-        return engine.checkpointPeriod();
-    }
 
-    public long queueBudgetBytes() {
-        return engine.queueBudgetBytes();
-    }
 
-    public int workerQueueCapacity() {
-        return engine.workerQueueCapacity();
-    }
 
-    public int retries() {
-        return engine.retries();
-    }
 
     /** What target errors are retried, stopped on, or skipped. */
     public io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy() {

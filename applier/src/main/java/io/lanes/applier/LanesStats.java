@@ -84,7 +84,7 @@ public record LanesStats(
 
     /** The counters of a pipeline that never started (or whose start failed). */
     static LanesStats notStarted(Lanes.State state, LanesConfig config) {
-        return of(state, 0, config.workers() == 0, null, null, null, new PipelineProgress().snapshot(0,
+        return of(state, 0, config.engine.workers() == 0, null, null, null, new PipelineProgress().snapshot(0,
                 config.sourceClient != null, false, null, null, null), 0,
                 new io.lanes.applier.internal.StatementCounters().snapshot(null));
     }

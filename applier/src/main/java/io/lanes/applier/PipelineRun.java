@@ -98,7 +98,7 @@ final class PipelineRun {
      */
     void startReading(Runnable onCaughtUp, Runnable onRunning) {
         LOG.info("lanes pipeline '{}' started: {} -> {}, scheduler {}, {} workers, resuming after {}", config.pipeline,
-                config.sourceDescription(), config.targetDescription(), config.schedulerName(), config.workers(),
+                config.sourceDescription(), config.targetDescription(), config.schedulerName(), config.engine.workers(),
                 recoveryPoint().position() == null ? "(fresh start)" : recoveryPoint().position());
         reader = new Thread(() -> read(onCaughtUp, onRunning), "lanes-reader-" + config.pipeline);
         reader.setDaemon(true);
@@ -215,7 +215,7 @@ final class PipelineRun {
         LiveSource live = source instanceof LiveSource l ? l : null;
         PipelineProgress.Snapshot now = progress.snapshot(es.lowWaterMark(), live != null, caughtUp(),
                 live == null ? null : live.client(), live == null ? null : live.sourceEnd(), resumedAfter);
-        return LanesStats.of(state, seconds, config.workers() == 0, pipeline, es, resumedAfter, now,
+        return LanesStats.of(state, seconds, config.engine.workers() == 0, pipeline, es, resumedAfter, now,
                 target.transactionsSkippedByErrorPolicy(), statementCounters.snapshot(target.jdbc()));
     }
 }

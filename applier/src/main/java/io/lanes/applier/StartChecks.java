@@ -69,8 +69,8 @@ final class StartChecks {
         }
         String shortfall;
         try (Connection c = jdbc.connections().open()) {
-            shortfall = ConnectionHeadroom.shortfall(c, jdbc.dialect(), config.workers(),
-                    connectionsNeeded(config.workers()));
+            shortfall = ConnectionHeadroom.shortfall(c, jdbc.dialect(), config.engine.workers(),
+                    connectionsNeeded(config.engine.workers()));
         } catch (SQLException | RuntimeException e) {
             return cannotStart(config, e);
         }

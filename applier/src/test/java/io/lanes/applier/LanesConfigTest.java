@@ -37,15 +37,9 @@ class LanesConfigTest {
         }
         LanesConfig parsed = LanesConfig.fromProperties(p);
         assertEquals(built.toString(), parsed.toString());
-        assertEquals(built.workers(), parsed.workers());
-        assertEquals(built.commitOrder(), parsed.commitOrder());
-        assertEquals(built.blockCommit(), parsed.blockCommit());
+        // every engine knob at once: the one record both paths produce
+        assertEquals(built.engineSettings(), parsed.engineSettings());
         assertEquals(built.writesetRun(), parsed.writesetRun());
-        assertEquals(built.checkpointGroupSize(), parsed.checkpointGroupSize());
-        assertEquals(built.checkpointPeriod(), parsed.checkpointPeriod());
-        assertEquals(built.queueBudgetBytes(), parsed.queueBudgetBytes());
-        assertEquals(built.workerQueueCapacity(), parsed.workerQueueCapacity());
-        assertEquals(built.retries(), parsed.retries());
         assertEquals(built.schedulerKind(), parsed.schedulerKind());
         assertEquals(built.verifyChecksums(), parsed.verifyChecksums());
         assertEquals(built.h2MysqlMode(), parsed.h2MysqlMode());
@@ -160,15 +154,15 @@ class LanesConfigTest {
         assertFalse(c.mapping().includesSchema("db3"));
         assertFalse(c.mapping().includesSchema("other"));
         assertEquals(LanesConfig.SchedulerKind.LOGICAL_CLOCK, c.schedulerKind());
-        assertEquals(16, c.workers());
-        assertEquals(CommitOrder.STRICT, c.commitOrder());
-        assertEquals(8, c.blockCommit());
+        assertEquals(16, c.engineSettings().workers());
+        assertEquals(CommitOrder.STRICT, c.engineSettings().commitOrder());
+        assertEquals(8, c.engineSettings().blockCommit());
         assertEquals(12, c.writesetRun());
-        assertEquals(100, c.checkpointGroupSize());
-        assertEquals(Duration.ofMillis(50), c.checkpointPeriod());
-        assertEquals(1_000_000, c.queueBudgetBytes());
-        assertEquals(10, c.workerQueueCapacity());
-        assertEquals(3, c.retries());
+        assertEquals(100, c.engineSettings().checkpointGroupSize());
+        assertEquals(Duration.ofMillis(50), c.engineSettings().checkpointPeriod());
+        assertEquals(1_000_000, c.engineSettings().queueBudgetBytes());
+        assertEquals(10, c.engineSettings().workerQueueCapacity());
+        assertEquals(3, c.engineSettings().retries());
         EngineSettings engine = c.engineSettings();
         assertEquals(Duration.ofMillis(25), engine.retryBackoff());
         assertEquals(Duration.ofMillis(4000), engine.retryMaxBackoff());
@@ -294,7 +288,7 @@ class LanesConfigTest {
         assertThrows(IllegalArgumentException.class, () -> minimal().writesetRun(0));
         assertThrows(IllegalArgumentException.class, () -> minimal().checkpointGroupSize(1));
         assertThrows(IllegalArgumentException.class, () -> minimal().commitOrder("sometimes"));
-        assertEquals(CommitOrder.NONE, minimal().commitOrder("none").buildConfig().commitOrder());
+        assertEquals(CommitOrder.NONE, minimal().commitOrder("none").buildConfig().engineSettings().commitOrder());
     }
 
     @Test

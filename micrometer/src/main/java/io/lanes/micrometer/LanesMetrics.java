@@ -74,7 +74,7 @@ public final class LanesMetrics implements MeterBinder {
 
     /** Meters for {@code lanes}, tagged with its pipeline name, one set per configured worker. */
     public static LanesMetrics of(Lanes lanes) {
-        return new LanesMetrics(lanes::stats, lanes.config().pipeline(), lanes.config().workers(), Tags.empty(),
+        return new LanesMetrics(lanes::stats, lanes.config().pipeline(), lanes.config().engineSettings().workers(), Tags.empty(),
                 DEFAULT_MAX_AGE_MILLIS);
     }
 

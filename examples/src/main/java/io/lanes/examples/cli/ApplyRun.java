@@ -181,9 +181,9 @@ final class ApplyRun {
         m.put("resumed_from", s.resumedFrom());
         m.put("position", s.sourcePosition());
         m.put("scheduler", config.schedulerName());
-        m.put("workers", config.workers());
-        m.put("commit_order", LanesConfig.commitOrderLabel(config.commitOrder()));
-        m.put("block_commit", config.blockCommit());
+        m.put("workers", config.engineSettings().workers());
+        m.put("commit_order", LanesConfig.commitOrderLabel(config.engineSettings().commitOrder()));
+        m.put("block_commit", config.engineSettings().blockCommit());
         EngineStats e = s.engine();
         if (e != null) {
             m.put("achieved_parallelism", e.achievedParallelism());
