@@ -635,15 +635,7 @@ public final class ColumnValueDecoder {
     }
 
     private static int blobLength(ByteReader in, int start, ColumnDef column) {
-        int prefix = column.meta();
-        if (prefix == 0) {
-            switch (column.type()) {
-                case TINY_BLOB: prefix = 1; break;
-                case MEDIUM_BLOB: prefix = 3; break;
-                case LONG_BLOB: prefix = 4; break;
-                default: break;
-            }
-        }
+        int prefix = blobPrefixSize(column);
         if (prefix < 1 || prefix > 4) {
             throw in.error("bad " + column.type() + " length-prefix size " + prefix);
         }
@@ -654,6 +646,23 @@ public final class ColumnValueDecoder {
                     + " remain");
         }
         return (int) len;
+    }
+
+    /**
+     * The size of a BLOB-family value's length prefix: the column's metadata, or, where a log leaves it 0, the one its
+     * type implies (TINY 1, MEDIUM 3, LONG 4). The caller checks the result is 1 to 4; the encoder writes the same.
+     */
+    static int blobPrefixSize(ColumnDef column) {
+        int prefix = column.meta();
+        if (prefix != 0) {
+            return prefix;
+        }
+        return switch (column.type()) {
+            case TINY_BLOB -> 1;
+            case MEDIUM_BLOB -> 3;
+            case LONG_BLOB -> 4;
+            default -> 0;
+        };
     }
 
     private static Object text(ByteReader in, int len, int charsetId) {

@@ -729,15 +729,7 @@ public final class ColumnValueEncoder {
     }
 
     private static void lengthPrefixed(Sink out, ColumnDef column, byte[] b) {
-        int prefix = column.meta();
-        if (prefix == 0) {
-            switch (column.type()) {
-                case TINY_BLOB: prefix = 1; break;
-                case MEDIUM_BLOB: prefix = 3; break;
-                case LONG_BLOB: prefix = 4; break;
-                default: break;
-            }
-        }
+        int prefix = ColumnValueDecoder.blobPrefixSize(column);
         if (prefix < 1 || prefix > 4) {
             throw new IllegalArgumentException("bad " + column.type() + " length-prefix size " + prefix);
         }
