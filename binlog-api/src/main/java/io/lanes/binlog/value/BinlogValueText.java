@@ -51,24 +51,20 @@ public final class BinlogValueText {
             }
         }
         switch (type) {
-            case TINY: {
-                int v = ((Number) value).intValue();
-                signedAndUnsigned(out, (byte) v, v & 0xffL);
-                break;
-            }
-            case SHORT: {
-                int v = ((Number) value).intValue();
-                signedAndUnsigned(out, (short) v, v & 0xffffL);
-                break;
-            }
-            case INT24: {
-                int v = ((Number) value).intValue();
-                signedAndUnsigned(out, v << 8 >> 8, v & 0xffffffL);
-                break;
-            }
+            case TINY:
+            case SHORT:
+            case INT24:
             case LONG: {
-                long v = ((Number) value).longValue();
-                signedAndUnsigned(out, (int) v, v & 0xffffffffL);
+                // The column's 8, 16, 24 or 32 bits, printed as signed and as unsigned (the log does not say which).
+                int size = switch (type) {
+                    case TINY -> 1;
+                    case SHORT -> 2;
+                    case INT24 -> 3;
+                    default -> 4;
+                };
+                int unusedBits = 64 - 8 * size;
+                long v = type == ColumnType.LONG ? ((Number) value).longValue() : ((Number) value).intValue();
+                signedAndUnsigned(out, v << unusedBits >> unusedBits, v & -1L >>> unusedBits);
                 break;
             }
             case LONGLONG: {
