@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The SQL every dialect shares, and the SQL standard's forms where a target follows it (schemas, not catalogs;
+ * The SQL every dialect shares, and the SQL standard's forms where a target follows it ({@code CREATE SCHEMA},
  * {@code IS NOT DISTINCT FROM}); a subclass supplies its quoting and the few clauses that differ. Thread-safe.
  */
 public abstract class AbstractDialect implements Dialect {
@@ -24,9 +24,16 @@ public abstract class AbstractDialect implements Dialect {
     private static final java.util.Set<String> WARNED_KEYLESS = ConcurrentHashMap.newKeySet();
 
     private final char quote;
+    private final boolean databaseIsCatalog;
 
-    protected AbstractDialect(char quote) {
+    /**
+     * @param quote the character that opens and closes a quoted identifier (doubled inside it)
+     * @param databaseIsCatalog whether the target's schema is a JDBC catalog, as MySQL's database is, rather than a
+     *     JDBC schema
+     */
+    protected AbstractDialect(char quote, boolean databaseIsCatalog) {
         this.quote = quote;
+        this.databaseIsCatalog = databaseIsCatalog;
     }
 
     /** {@code CREATE SCHEMA IF NOT EXISTS}; MySQL, where a schema is a database, says so. */
@@ -35,15 +42,14 @@ public abstract class AbstractDialect implements Dialect {
         return "CREATE SCHEMA IF NOT EXISTS " + quoteIdentifier(schema);
     }
 
-    /** {@code null}: a schema is a JDBC schema. MySQL, where it is a catalog, overrides this and the next. */
     @Override
-    public String metadataCatalog(String schema) {
-        return null;
+    public final String metadataCatalog(String schema) {
+        return databaseIsCatalog ? schema : null;
     }
 
     @Override
-    public String metadataSchema(String schema) {
-        return schema;
+    public final String metadataSchema(String schema) {
+        return databaseIsCatalog ? null : schema;
     }
 
     @Override

@@ -19,7 +19,7 @@ public final class H2Dialect extends AbstractDialect {
             ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;NON_KEYWORDS=KEY,VALUE,YEAR,MONTH,DAY,HOUR,MINUTE,SECOND,USER,TOP,ROW";
 
     private H2Dialect() {
-        super('"');
+        super('"', false);
     }
 
     @Override

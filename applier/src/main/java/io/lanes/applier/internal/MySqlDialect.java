@@ -21,7 +21,7 @@ public final class MySqlDialect extends AbstractDialect {
     public static final String APPLY_SQL_MODE = "NO_AUTO_VALUE_ON_ZERO,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION";
 
     private MySqlDialect() {
-        super('`');
+        super('`', true); // a database is a JDBC catalog
     }
 
     @Override
@@ -83,17 +83,6 @@ public final class MySqlDialect extends AbstractDialect {
     public String createSchemaIfAbsent(String schema) {
         // utf8mb4: a database created by Lanes (the checkpoint database, a test's) holds any text.
         return "CREATE DATABASE IF NOT EXISTS " + quoteIdentifier(schema) + " CHARACTER SET utf8mb4";
-    }
-
-    /** A MySQL database is a JDBC catalog. */
-    @Override
-    public String metadataCatalog(String schema) {
-        return schema;
-    }
-
-    @Override
-    public String metadataSchema(String schema) {
-        return null;
     }
 
     @Override

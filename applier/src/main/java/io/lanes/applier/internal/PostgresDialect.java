@@ -17,7 +17,7 @@ public final class PostgresDialect extends AbstractDialect {
     public static final PostgresDialect INSTANCE = new PostgresDialect();
 
     private PostgresDialect() {
-        super('"');
+        super('"', false);
     }
 
     @Override

@@ -167,18 +167,9 @@ public final class BinlogValueText {
                 ascii(out, sb.append('\'').toString());
                 break;
             }
-            case VECTOR: {
-                float[] v = (float[]) value;
-                byte[] raw = new byte[v.length * 4];
-                for (int i = 0; i < v.length; i++) {
-                    int bits = Float.floatToRawIntBits(v[i]);
-                    for (int k = 0; k < 4; k++) {
-                        raw[i * 4 + k] = (byte) (bits >>> (8 * k));
-                    }
-                }
-                quoted(out, raw);
+            case VECTOR:
+                quoted(out, vectorBytes((float[]) value));
                 break;
-            }
             case JSON:
                 quoted(out, ((String) value).getBytes(StandardCharsets.UTF_8));
                 break;
@@ -212,15 +203,7 @@ public final class BinlogValueText {
             return hexLiteral((byte[]) value);
         }
         if (value instanceof float[]) {
-            float[] v = (float[]) value;
-            byte[] raw = new byte[v.length * 4];
-            for (int i = 0; i < v.length; i++) {
-                int bits = Float.floatToRawIntBits(v[i]);
-                for (int k = 0; k < 4; k++) {
-                    raw[i * 4 + k] = (byte) (bits >>> (8 * k));
-                }
-            }
-            return hexLiteral(raw);
+            return hexLiteral(vectorBytes((float[]) value));
         }
         if (value instanceof String) {
             return quote((String) value);
@@ -365,6 +348,18 @@ public final class BinlogValueText {
             return new int[] {0, 0, 0, t.hours(), t.minutes(), t.seconds(), t.micros(), t.negative() ? 1 : 0};
         }
         throw new IllegalArgumentException("not a temporal value: " + v.getClass());
+    }
+
+    /** A VECTOR value as the log holds it: each float's bits, little-endian. */
+    private static byte[] vectorBytes(float[] v) {
+        byte[] raw = new byte[v.length * 4];
+        for (int i = 0; i < v.length; i++) {
+            int bits = Float.floatToRawIntBits(v[i]);
+            for (int k = 0; k < 4; k++) {
+                raw[i * 4 + k] = (byte) (bits >>> (8 * k));
+            }
+        }
+        return raw;
     }
 
     private static void signedAndUnsigned(ByteArrayOutputStream out, long signed, long unsigned) {
