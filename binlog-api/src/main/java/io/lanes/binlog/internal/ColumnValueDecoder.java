@@ -42,17 +42,18 @@ import java.util.List;
  * <p>Stateless and thread-safe.
  */
 public final class ColumnValueDecoder {
-    private static final int[] DIG2BYTES = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
-    private static final int[] POW10_INT = {1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+    // The format's tables, shared with ColumnValueEncoder (package-private for it; never written to).
+    static final int[] DIG2BYTES = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+    static final int[] POW10_INT = {1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
         1_000_000_000};
     private static final BigInteger BILLION = BigInteger.valueOf(1_000_000_000L);
-    private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
+    static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
     /** MariaDB hires sizes by precision 0..6. */
-    private static final int[] MARIA_TIME_HIRES_BYTES = {3, 4, 4, 5, 5, 5, 6};
-    private static final int[] MARIA_DATETIME_HIRES_BYTES = {5, 6, 6, 7, 7, 7, 8};
-    private static final int[] MARIA_SEC_PART_BYTES = {0, 1, 1, 2, 2, 3, 3};
+    static final int[] MARIA_TIME_HIRES_BYTES = {3, 4, 4, 5, 5, 5, 6};
+    static final int[] MARIA_DATETIME_HIRES_BYTES = {5, 6, 6, 7, 7, 7, 8};
+    static final int[] MARIA_SEC_PART_BYTES = {0, 1, 1, 2, 2, 3, 3};
     /** MariaDB's TIME zero point: (838:59:59 + 1 second) in seconds. */
-    private static final long MARIA_TIME_ZERO_SECONDS = 3_020_400L;
+    static final long MARIA_TIME_ZERO_SECONDS = 3_020_400L;
 
     private ColumnValueDecoder() {
     }
