@@ -1,5 +1,7 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.internal.ByteArrayRecords;
+
 /** BEGIN_LOAD_QUERY (17): the first block of a LOAD DATA file (MySQL 5.0+); EXECUTE_LOAD_QUERY runs the statement. */
 public record BeginLoadQueryEvent(EventHeader header, long fileId, byte[] block) implements BinlogEvent {
     public BeginLoadQueryEvent {
@@ -11,24 +13,14 @@ public record BeginLoadQueryEvent(EventHeader header, long fileId, byte[] block)
         return block.clone();
     }
 
-
     /** Value equality, byte arrays compared by content. */
     @Override
     public boolean equals(Object other) {
-        if (!(other instanceof BeginLoadQueryEvent o)) {
-            return false;
-        }
-        return java.util.Objects.equals(header, o.header)
-                && fileId == o.fileId
-                && java.util.Arrays.equals(block, o.block);
+        return ByteArrayRecords.equals(this, other);
     }
 
     @Override
     public int hashCode() {
-        int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(header);
-        h = 31 * h + Long.hashCode(fileId);
-        h = 31 * h + java.util.Arrays.hashCode(block);
-        return h;
+        return ByteArrayRecords.hashCode(this);
     }
 }

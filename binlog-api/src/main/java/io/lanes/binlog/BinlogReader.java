@@ -125,9 +125,7 @@ public final class BinlogReader implements Closeable, Iterable<BinlogEvent> {
     public BinlogEvent next() {
         while (input != null) {
             int len = input.next();
-            if (len < 0) {
-                closeInput();
-                openNextFile();
+            if (endOfFile(len)) {
                 continue;
             }
             long pos = input.position();
@@ -152,9 +150,7 @@ public final class BinlogReader implements Closeable, Iterable<BinlogEvent> {
     public EventHeader nextHeader() {
         while (input != null) {
             long len = input.peekLength();
-            if (len < 0) {
-                closeInput();
-                openNextFile();
+            if (endOfFile(len)) {
                 continue;
             }
             long pos = input.position();
@@ -175,6 +171,16 @@ public final class BinlogReader implements Closeable, Iterable<BinlogEvent> {
             return h;
         }
         return null;
+    }
+
+    /** Whether {@code len} (negative) says the current file is read to its end; if so, moves on to the next file. */
+    private boolean endOfFile(long len) {
+        if (len >= 0) {
+            return false;
+        }
+        closeInput();
+        openNextFile();
+        return true;
     }
 
     /** Iterates the remaining events (each call to {@link Iterator#next()} reads one). */

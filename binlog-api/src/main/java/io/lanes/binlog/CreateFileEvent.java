@@ -1,5 +1,7 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.internal.ByteArrayRecords;
+
 /**
  * CREATE_FILE (8): the first block of a LOAD DATA file (MySQL 3.23 / 4.x). Only the file id is decoded; {@link #body()}
  * keeps the rest of the event (the embedded LOAD description and the data block) as logged.
@@ -14,24 +16,14 @@ public record CreateFileEvent(EventHeader header, long fileId, byte[] body) impl
         return body.clone();
     }
 
-
     /** Value equality, byte arrays compared by content. */
     @Override
     public boolean equals(Object other) {
-        if (!(other instanceof CreateFileEvent o)) {
-            return false;
-        }
-        return java.util.Objects.equals(header, o.header)
-                && fileId == o.fileId
-                && java.util.Arrays.equals(body, o.body);
+        return ByteArrayRecords.equals(this, other);
     }
 
     @Override
     public int hashCode() {
-        int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(header);
-        h = 31 * h + Long.hashCode(fileId);
-        h = 31 * h + java.util.Arrays.hashCode(body);
-        return h;
+        return ByteArrayRecords.hashCode(this);
     }
 }

@@ -1,5 +1,7 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.internal.ByteArrayRecords;
+
 /**
  * FORMAT_DESCRIPTION (15): the first event of every v4 binlog; it says how every later event is laid out (common header
  * length, post-header length of each event type) and whether events carry checksums.
@@ -33,32 +35,14 @@ public record FormatDescriptionEvent(EventHeader header, int binlogVersion, Stri
         return serverVersion.toLowerCase(java.util.Locale.ROOT).contains("mariadb");
     }
 
-
     /** Value equality, byte arrays compared by content. */
     @Override
     public boolean equals(Object other) {
-        if (!(other instanceof FormatDescriptionEvent o)) {
-            return false;
-        }
-        return java.util.Objects.equals(header, o.header)
-                && binlogVersion == o.binlogVersion
-                && java.util.Objects.equals(serverVersion, o.serverVersion)
-                && createTimestamp == o.createTimestamp
-                && headerLength == o.headerLength
-                && java.util.Arrays.equals(postHeaderLengths, o.postHeaderLengths)
-                && java.util.Objects.equals(checksumAlgorithm, o.checksumAlgorithm);
+        return ByteArrayRecords.equals(this, other);
     }
 
     @Override
     public int hashCode() {
-        int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(header);
-        h = 31 * h + Integer.hashCode(binlogVersion);
-        h = 31 * h + java.util.Objects.hashCode(serverVersion);
-        h = 31 * h + Long.hashCode(createTimestamp);
-        h = 31 * h + Integer.hashCode(headerLength);
-        h = 31 * h + java.util.Arrays.hashCode(postHeaderLengths);
-        h = 31 * h + java.util.Objects.hashCode(checksumAlgorithm);
-        return h;
+        return ByteArrayRecords.hashCode(this);
     }
 }

@@ -1,6 +1,7 @@
 package io.lanes.binlog;
 
 import io.lanes.binlog.gtid.MariaDbGtid;
+import io.lanes.binlog.internal.ByteArrayRecords;
 
 /**
  * MariaDB GTID (162): opens an event group (it replaces BEGIN), or marks a standalone one (DDL) with {@link #FL_STANDALONE}.
@@ -66,42 +67,14 @@ public record MariaGtidEvent(EventHeader header, long sequence, long domainId, i
         return new MariaDbGtid(domainId, header().serverId(), sequence);
     }
 
-
     /** Value equality, byte arrays compared by content. */
     @Override
     public boolean equals(Object other) {
-        if (!(other instanceof MariaGtidEvent o)) {
-            return false;
-        }
-        return java.util.Objects.equals(header, o.header)
-                && sequence == o.sequence
-                && domainId == o.domainId
-                && flags == o.flags
-                && commitId == o.commitId
-                && xaFormatId == o.xaFormatId
-                && java.util.Arrays.equals(xaGtrid, o.xaGtrid)
-                && java.util.Arrays.equals(xaBqual, o.xaBqual)
-                && extraFlags == o.extraFlags
-                && extraEngines == o.extraEngines
-                && startAlterSequence == o.startAlterSequence
-                && threadId == o.threadId;
+        return ByteArrayRecords.equals(this, other);
     }
 
     @Override
     public int hashCode() {
-        int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(header);
-        h = 31 * h + Long.hashCode(sequence);
-        h = 31 * h + Long.hashCode(domainId);
-        h = 31 * h + Integer.hashCode(flags);
-        h = 31 * h + Long.hashCode(commitId);
-        h = 31 * h + Long.hashCode(xaFormatId);
-        h = 31 * h + java.util.Arrays.hashCode(xaGtrid);
-        h = 31 * h + java.util.Arrays.hashCode(xaBqual);
-        h = 31 * h + Integer.hashCode(extraFlags);
-        h = 31 * h + Integer.hashCode(extraEngines);
-        h = 31 * h + Long.hashCode(startAlterSequence);
-        h = 31 * h + Long.hashCode(threadId);
-        return h;
+        return ByteArrayRecords.hashCode(this);
     }
 }

@@ -1,5 +1,7 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.internal.ByteArrayRecords;
+
 /**
  * MariaDB START_ENCRYPTION (164): every later event in this file is encrypted. This library reads no keys, so decoding stops
  * with a {@link BinlogFormatException} at the next event.
@@ -15,26 +17,14 @@ public record MariaStartEncryptionEvent(EventHeader header, int scheme, long key
         return nonce.clone();
     }
 
-
     /** Value equality, byte arrays compared by content. */
     @Override
     public boolean equals(Object other) {
-        if (!(other instanceof MariaStartEncryptionEvent o)) {
-            return false;
-        }
-        return java.util.Objects.equals(header, o.header)
-                && scheme == o.scheme
-                && keyVersion == o.keyVersion
-                && java.util.Arrays.equals(nonce, o.nonce);
+        return ByteArrayRecords.equals(this, other);
     }
 
     @Override
     public int hashCode() {
-        int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(header);
-        h = 31 * h + Integer.hashCode(scheme);
-        h = 31 * h + Long.hashCode(keyVersion);
-        h = 31 * h + java.util.Arrays.hashCode(nonce);
-        return h;
+        return ByteArrayRecords.hashCode(this);
     }
 }

@@ -80,20 +80,15 @@ public final class TransactionAssembler {
             if (!current.open) {
                 finish(BinlogTransaction.Ending.STANDALONE);
             }
-        } else if (e instanceof XidEvent) {
+        } else if (e instanceof XidEvent || e instanceof XaPrepareEvent) {
             if (current == null) {
                 dropped++;
                 return;
             }
             current.add(e, top, file);
-            finish(current.headless ? null : BinlogTransaction.Ending.XID);
-        } else if (e instanceof XaPrepareEvent) {
-            if (current == null) {
-                dropped++;
-                return;
-            }
-            current.add(e, top, file);
-            finish(current.headless ? null : BinlogTransaction.Ending.XA_PREPARE);
+            BinlogTransaction.Ending ending =
+                    e instanceof XidEvent ? BinlogTransaction.Ending.XID : BinlogTransaction.Ending.XA_PREPARE;
+            finish(current.headless ? null : ending);
         } else if (e instanceof TableMapEvent || e instanceof RowsEvent) {
             ensure(file, top, true).add(e, top, file);
             current.open = true;

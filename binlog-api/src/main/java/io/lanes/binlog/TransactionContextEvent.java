@@ -1,5 +1,6 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.internal.ByteArrayRecords;
 import java.util.List;
 
 /**
@@ -21,32 +22,14 @@ public record TransactionContextEvent(EventHeader header, String serverUuid, lon
         return encodedSnapshotVersion.clone();
     }
 
-
     /** Value equality, byte arrays compared by content. */
     @Override
     public boolean equals(Object other) {
-        if (!(other instanceof TransactionContextEvent o)) {
-            return false;
-        }
-        return java.util.Objects.equals(header, o.header)
-                && java.util.Objects.equals(serverUuid, o.serverUuid)
-                && threadId == o.threadId
-                && gtidSpecified == o.gtidSpecified
-                && java.util.Arrays.equals(encodedSnapshotVersion, o.encodedSnapshotVersion)
-                && java.util.Objects.equals(writeSet, o.writeSet)
-                && java.util.Objects.equals(readSet, o.readSet);
+        return ByteArrayRecords.equals(this, other);
     }
 
     @Override
     public int hashCode() {
-        int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(header);
-        h = 31 * h + java.util.Objects.hashCode(serverUuid);
-        h = 31 * h + Long.hashCode(threadId);
-        h = 31 * h + Boolean.hashCode(gtidSpecified);
-        h = 31 * h + java.util.Arrays.hashCode(encodedSnapshotVersion);
-        h = 31 * h + java.util.Objects.hashCode(writeSet);
-        h = 31 * h + java.util.Objects.hashCode(readSet);
-        return h;
+        return ByteArrayRecords.hashCode(this);
     }
 }

@@ -1,5 +1,7 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.internal.ByteArrayRecords;
+
 /**
  * USER_VAR (14): a user variable the following statement reads.
  *
@@ -25,30 +27,14 @@ public record UserVarEvent(EventHeader header, String name, int valueType, int c
         return value == null;
     }
 
-
     /** Value equality, byte arrays compared by content. */
     @Override
     public boolean equals(Object other) {
-        if (!(other instanceof UserVarEvent o)) {
-            return false;
-        }
-        return java.util.Objects.equals(header, o.header)
-                && java.util.Objects.equals(name, o.name)
-                && valueType == o.valueType
-                && charsetId == o.charsetId
-                && java.util.Arrays.equals(value, o.value)
-                && flags == o.flags;
+        return ByteArrayRecords.equals(this, other);
     }
 
     @Override
     public int hashCode() {
-        int h = 1;
-        h = 31 * h + java.util.Objects.hashCode(header);
-        h = 31 * h + java.util.Objects.hashCode(name);
-        h = 31 * h + Integer.hashCode(valueType);
-        h = 31 * h + Integer.hashCode(charsetId);
-        h = 31 * h + java.util.Arrays.hashCode(value);
-        h = 31 * h + Integer.hashCode(flags);
-        return h;
+        return ByteArrayRecords.hashCode(this);
     }
 }

@@ -1,5 +1,6 @@
 package io.lanes.applier.ddl;
 
+import io.lanes.applier.internal.Labels;
 import io.lanes.applier.jdbc.CollationMap;
 import java.util.Locale;
 import java.util.Objects;
@@ -28,28 +29,22 @@ public record StatementPolicy(Triggers triggers, CollationMap collations, String
          * logged statement, so the trigger fires for statements (and for every other client of the target) but never
          * for the rows the log already holds. Exact for row-based, statement-based and mixed logs.
          */
-        GUARD("guard"),
+        GUARD,
         /** Triggers are not created (nor dropped): right for a row-based log, wrong for statements that fire them. */
-        SKIP("skip"),
+        SKIP,
         /** Triggers are created as the source wrote them: right only for a purely statement-based log. */
-        AS_WRITTEN("as-written");
+        AS_WRITTEN;
 
-        private final String label;
-
-        Triggers(String label) {
-            this.label = label;
-        }
-
+        /** The name properties use: {@code guard}, {@code skip} or {@code as-written}. */
         public String label() {
-            return label;
+            return Labels.of(this);
         }
 
         /** @throws IllegalArgumentException listing the valid names */
         public static Triggers parse(String name) {
-            for (Triggers t : values()) {
-                if (t.label.equals(name.trim().toLowerCase(Locale.ROOT))) {
-                    return t;
-                }
+            Triggers t = Labels.find(values(), name.trim().toLowerCase(Locale.ROOT));
+            if (t != null) {
+                return t;
             }
             throw new IllegalArgumentException("unknown trigger mode '" + name + "'; expected guard, skip or as-written");
         }

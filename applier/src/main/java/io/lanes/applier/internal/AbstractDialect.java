@@ -10,19 +10,46 @@ import io.lanes.applier.jdbc.TargetTable.RowKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The SQL every dialect shares; subclasses supply quoting and the few clauses that differ. Thread-safe. */
+/**
+ * The SQL every dialect shares, and the SQL standard's forms where a target follows it ({@code CREATE SCHEMA},
+ * {@code IS NOT DISTINCT FROM}); a subclass supplies its quoting and the few clauses that differ. Thread-safe.
+ */
 public abstract class AbstractDialect implements Dialect {
     private static final Logger LOG = LoggerFactory.getLogger(AbstractDialect.class);
     /** Tables already warned about, so that a keyless table logs once per process, not once per row. */
     private static final java.util.Set<String> WARNED_KEYLESS = ConcurrentHashMap.newKeySet();
 
     private final char quote;
+    private final boolean databaseIsCatalog;
 
-    protected AbstractDialect(char quote) {
+    /**
+     * @param quote the character that opens and closes a quoted identifier (doubled inside it)
+     * @param databaseIsCatalog whether the target's schema is a JDBC catalog, as MySQL's database is, rather than a
+     *     JDBC schema
+     */
+    protected AbstractDialect(char quote, boolean databaseIsCatalog) {
         this.quote = quote;
+        this.databaseIsCatalog = databaseIsCatalog;
+    }
+
+    /** {@code CREATE SCHEMA IF NOT EXISTS}; MySQL, where a schema is a database, says so. */
+    @Override
+    public String createSchemaIfAbsent(String schema) {
+        return "CREATE SCHEMA IF NOT EXISTS " + quoteIdentifier(schema);
+    }
+
+    @Override
+    public final String metadataCatalog(String schema) {
+        return databaseIsCatalog ? schema : null;
+    }
+
+    @Override
+    public final String metadataSchema(String schema) {
+        return databaseIsCatalog ? null : schema;
     }
 
     @Override
@@ -104,12 +131,16 @@ public abstract class AbstractDialect implements Dialect {
     }
 
     private RowSql insertOf(TargetTable table, List<TargetColumn> columns) {
+        return new RowSql(insertInto(table, columns).toString(), columns, List.of());
+    }
+
+    /** {@code INSERT INTO t (c1, ..) VALUES (?, ..)} over {@code columns}, for a subclass's upsert to go on from. */
+    protected final StringBuilder insertInto(TargetTable table, List<TargetColumn> columns) {
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(qualify(table.schema(), table.name())).append(" (");
         appendColumnList(sql, columns);
         sql.append(") VALUES (");
         appendPlaceholders(sql, columns.size());
-        sql.append(')');
-        return new RowSql(sql.toString(), columns, List.of());
+        return sql.append(')');
     }
 
     @Override
@@ -131,10 +162,8 @@ public abstract class AbstractDialect implements Dialect {
         String where = whereClause(key);
         params.addAll(key.columns());
         String target = qualify(table.schema(), table.name());
-        String sql = key.kind() == KeyKind.ALL_COLUMNS
-                ? singleRowUpdate(target, set.toString(), where)
-                : "UPDATE " + target + " SET " + set + " WHERE " + where;
-        return new RowSql(sql, params, key.columns());
+        return new RowSql("UPDATE " + target + " SET " + set + " WHERE " + rowCondition(key, target, where), params,
+                key.columns());
     }
 
     @Override
@@ -142,10 +171,8 @@ public abstract class AbstractDialect implements Dialect {
         RowKey key = rowKey(table);
         String where = whereClause(key);
         String target = qualify(table.schema(), table.name());
-        String sql = key.kind() == KeyKind.ALL_COLUMNS
-                ? singleRowDelete(target, where)
-                : "DELETE FROM " + target + " WHERE " + where;
-        return new RowSql(sql, key.columns(), key.columns());
+        return new RowSql("DELETE FROM " + target + " WHERE " + rowCondition(key, target, where), key.columns(),
+                key.columns());
     }
 
     @Override
@@ -176,14 +203,21 @@ public abstract class AbstractDialect implements Dialect {
     /** The upsert statement; parameters are every column in table order. */
     protected abstract String upsertSql(TargetTable table, List<TargetColumn> key, List<TargetColumn> nonKey);
 
-    /** An UPDATE changing at most one row matching {@code where}. */
-    protected abstract String singleRowUpdate(String target, String set, String where);
+    /**
+     * What follows {@code WHERE} in an UPDATE or DELETE of {@code target} so that it changes at most one of the rows that
+     * {@code where} matches (a keyless table's rows are matched by all their columns, and duplicates must stay).
+     */
+    protected abstract String oneRowCondition(String target, String where);
 
-    /** A DELETE removing at most one row matching {@code where}. */
-    protected abstract String singleRowDelete(String target, String where);
+    /** {@code quoted IS NOT DISTINCT FROM ?}, the standard's null-safe equality; MySQL has its own operator. */
+    protected String nullSafeEquals(String quotedColumn) {
+        return quotedColumn + " IS NOT DISTINCT FROM ?";
+    }
 
-    /** {@code quoted <null-safe equals> ?}. */
-    protected abstract String nullSafeEquals(String quotedColumn);
+    /** The key's WHERE condition, limited to one row when the key is every column. */
+    private String rowCondition(RowKey key, String target, String where) {
+        return key.kind() == KeyKind.ALL_COLUMNS ? oneRowCondition(target, where) : where;
+    }
 
     private RowKey rowKey(TargetTable table) {
         RowKey key = table.rowKey();
@@ -208,11 +242,16 @@ public abstract class AbstractDialect implements Dialect {
     }
 
     protected final void appendColumnList(StringBuilder sql, List<TargetColumn> columns) {
+        appendEach(sql, columns, UnaryOperator.identity());
+    }
+
+    /** Each column, quoted and then written as {@code form} makes it (an assignment, say), comma-separated. */
+    protected final void appendEach(StringBuilder sql, List<TargetColumn> columns, UnaryOperator<String> form) {
         for (int i = 0; i < columns.size(); i++) {
             if (i > 0) {
                 sql.append(", ");
             }
-            sql.append(quoteIdentifier(columns.get(i).name()));
+            sql.append(form.apply(quoteIdentifier(columns.get(i).name())));
         }
     }
 

@@ -19,7 +19,7 @@ public final class H2Dialect extends AbstractDialect {
             ";MODE=MySQL;DATABASE_TO_LOWER=TRUE;NON_KEYWORDS=KEY,VALUE,YEAR,MONTH,DAY,HOUR,MINUTE,SECOND,USER,TOP,ROW";
 
     private H2Dialect() {
-        super('"');
+        super('"', false);
     }
 
     @Override
@@ -44,18 +44,8 @@ public final class H2Dialect extends AbstractDialect {
     }
 
     @Override
-    protected String singleRowUpdate(String target, String set, String where) {
-        return "UPDATE " + target + " SET " + set + " WHERE " + where + " FETCH FIRST ROW ONLY";
-    }
-
-    @Override
-    protected String singleRowDelete(String target, String where) {
-        return "DELETE FROM " + target + " WHERE " + where + " FETCH FIRST ROW ONLY";
-    }
-
-    @Override
-    protected String nullSafeEquals(String quotedColumn) {
-        return quotedColumn + " IS NOT DISTINCT FROM ?";
+    protected String oneRowCondition(String target, String where) {
+        return where + " FETCH FIRST ROW ONLY";
     }
 
     @Override
@@ -90,21 +80,6 @@ public final class H2Dialect extends AbstractDialect {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(H2Dialect.class);
     private static final java.util.concurrent.atomic.AtomicBoolean WRITE_DELAY_WARNED =
             new java.util.concurrent.atomic.AtomicBoolean();
-
-    @Override
-    public String createSchemaIfAbsent(String schema) {
-        return "CREATE SCHEMA IF NOT EXISTS " + quoteIdentifier(schema);
-    }
-
-    @Override
-    public String metadataCatalog(String schema) {
-        return null;
-    }
-
-    @Override
-    public String metadataSchema(String schema) {
-        return schema;
-    }
 
     @Override
     public String binaryType() {

@@ -557,21 +557,10 @@ public final class MySqlDdlParser extends SqlTokenCursor {
             t = peek();
         }
         switch (t.type()) {
-            case STRING -> {
+            case STRING, NUMBER, HEX, BITS -> {
                 pos++;
-                return new DefaultValue(DefaultValue.Kind.STRING, t.text());
-            }
-            case NUMBER -> {
-                pos++;
-                return new DefaultValue(DefaultValue.Kind.NUMBER, t.text());
-            }
-            case HEX -> {
-                pos++;
-                return new DefaultValue(DefaultValue.Kind.HEX, t.text());
-            }
-            case BITS -> {
-                pos++;
-                return new DefaultValue(DefaultValue.Kind.BITS, t.text());
+                // a literal token: the default kinds of literals are named as the token types are
+                return new DefaultValue(DefaultValue.Kind.valueOf(t.type().name()), t.text());
             }
             case SYMBOL -> {
                 if ((t.text().equals("-") || t.text().equals("+")) && peekAt(1).type() == Type.NUMBER) {

@@ -21,7 +21,7 @@ public final class MySqlDialect extends AbstractDialect {
     public static final String APPLY_SQL_MODE = "NO_AUTO_VALUE_ON_ZERO,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION";
 
     private MySqlDialect() {
-        super('`');
+        super('`', true); // a database is a JDBC catalog
     }
 
     @Override
@@ -36,28 +36,16 @@ public final class MySqlDialect extends AbstractDialect {
 
     @Override
     protected String upsertSql(TargetTable table, List<TargetColumn> key, List<TargetColumn> nonKey) {
-        StringBuilder sql = new StringBuilder("INSERT INTO ").append(qualify(table.schema(), table.name())).append(" (");
-        appendColumnList(sql, table.columns());
-        sql.append(") VALUES (");
-        appendPlaceholders(sql, table.columns().size());
-        sql.append(") ON DUPLICATE KEY UPDATE ");
+        StringBuilder sql = insertInto(table, table.columns()).append(" ON DUPLICATE KEY UPDATE ");
         // VALUES(col) is deprecated in MySQL 8.0.20 in favour of row aliases that MariaDB lacks; both still accept it.
         List<TargetColumn> assigned = nonKey.isEmpty() ? key.subList(0, 1) : nonKey;
-        for (int i = 0; i < assigned.size(); i++) {
-            String q = quoteIdentifier(assigned.get(i).name());
-            sql.append(i == 0 ? "" : ", ").append(q).append(" = VALUES(").append(q).append(')');
-        }
+        appendEach(sql, assigned, q -> q + " = VALUES(" + q + ")");
         return sql.toString();
     }
 
     @Override
-    protected String singleRowUpdate(String target, String set, String where) {
-        return "UPDATE " + target + " SET " + set + " WHERE " + where + " LIMIT 1";
-    }
-
-    @Override
-    protected String singleRowDelete(String target, String where) {
-        return "DELETE FROM " + target + " WHERE " + where + " LIMIT 1";
+    protected String oneRowCondition(String target, String where) {
+        return where + " LIMIT 1";
     }
 
     @Override
@@ -95,16 +83,6 @@ public final class MySqlDialect extends AbstractDialect {
     public String createSchemaIfAbsent(String schema) {
         // utf8mb4: a database created by Lanes (the checkpoint database, a test's) holds any text.
         return "CREATE DATABASE IF NOT EXISTS " + quoteIdentifier(schema) + " CHARACTER SET utf8mb4";
-    }
-
-    @Override
-    public String metadataCatalog(String schema) {
-        return schema;
-    }
-
-    @Override
-    public String metadataSchema(String schema) {
-        return null;
     }
 
     @Override

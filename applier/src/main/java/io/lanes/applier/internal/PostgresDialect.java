@@ -17,7 +17,7 @@ public final class PostgresDialect extends AbstractDialect {
     public static final PostgresDialect INSTANCE = new PostgresDialect();
 
     private PostgresDialect() {
-        super('"');
+        super('"', false);
     }
 
     @Override
@@ -37,38 +37,20 @@ public final class PostgresDialect extends AbstractDialect {
 
     @Override
     protected String upsertSql(TargetTable table, List<TargetColumn> key, List<TargetColumn> nonKey) {
-        StringBuilder sql = new StringBuilder("INSERT INTO ").append(qualify(table.schema(), table.name())).append(" (");
-        appendColumnList(sql, table.columns());
-        sql.append(") VALUES (");
-        appendPlaceholders(sql, table.columns().size());
-        sql.append(") ON CONFLICT (");
+        StringBuilder sql = insertInto(table, table.columns()).append(" ON CONFLICT (");
         appendColumnList(sql, key);
         sql.append(')');
         if (nonKey.isEmpty()) {
             return sql.append(" DO NOTHING").toString();
         }
         sql.append(" DO UPDATE SET ");
-        for (int i = 0; i < nonKey.size(); i++) {
-            String q = quoteIdentifier(nonKey.get(i).name());
-            sql.append(i == 0 ? "" : ", ").append(q).append(" = EXCLUDED.").append(q);
-        }
+        appendEach(sql, nonKey, q -> q + " = EXCLUDED." + q);
         return sql.toString();
     }
 
     @Override
-    protected String singleRowUpdate(String target, String set, String where) {
-        return "UPDATE " + target + " SET " + set + " WHERE ctid = (SELECT ctid FROM " + target + " WHERE " + where
-                + " LIMIT 1)";
-    }
-
-    @Override
-    protected String singleRowDelete(String target, String where) {
-        return "DELETE FROM " + target + " WHERE ctid = (SELECT ctid FROM " + target + " WHERE " + where + " LIMIT 1)";
-    }
-
-    @Override
-    protected String nullSafeEquals(String quotedColumn) {
-        return quotedColumn + " IS NOT DISTINCT FROM ?";
+    protected String oneRowCondition(String target, String where) {
+        return "ctid = (SELECT ctid FROM " + target + " WHERE " + where + " LIMIT 1)";
     }
 
     @Override
@@ -82,21 +64,6 @@ public final class PostgresDialect extends AbstractDialect {
         try (Statement s = connection.createStatement()) {
             s.execute("SET TIME ZONE 'UTC'");
         }
-    }
-
-    @Override
-    public String createSchemaIfAbsent(String schema) {
-        return "CREATE SCHEMA IF NOT EXISTS " + quoteIdentifier(schema);
-    }
-
-    @Override
-    public String metadataCatalog(String schema) {
-        return null;
-    }
-
-    @Override
-    public String metadataSchema(String schema) {
-        return schema;
     }
 
     @Override

@@ -150,11 +150,7 @@ public final class CatalogTableMetadata implements TableMetadata, AutoCloseable 
 
     private void closeQuietly() {
         if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // a broken connection
-            }
+            SqlCleanup.quietly(connection::close); // a broken connection
             connection = null;
         }
     }

@@ -132,7 +132,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
                 if (size() > cacheSize && eldest.getValue() != current) {
-                    closeQuietly(eldest.getValue());
+                    SqlCleanup.quietly(eldest.getValue()::close);
                     return true;
                 }
                 return false;
@@ -285,11 +285,8 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private void discardPendingBatch() {
         pendingRows.clear();
         if (current != null) {
-            try {
-                current.clearBatch();
-            } catch (SQLException ignored) {
-                // the connection may be gone: the caller's rollback (or the reopened connection) settles it
-            }
+            // the connection may be gone: the caller's rollback (or the reopened connection) settles it
+            SqlCleanup.quietly(current::clearBatch);
         }
         current = null;
         currentSql = null;
@@ -845,7 +842,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
     private void closeStatements() {
         for (PreparedStatement ps : statements.values()) {
-            closeQuietly(ps);
+            SqlCleanup.quietly(ps::close);
         }
 
         statements.clear();
@@ -858,32 +855,16 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         sqlCache.clear();
         checks.connectionClosed();
         if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // closing a broken connection
-            }
+            SqlCleanup.quietly(connection::close); // it may be broken
             connection = null;
         }
         sessionId = -1;
     }
 
-    private static void closeQuietly(Statement s) {
-        try {
-            s.close();
-        } catch (SQLException ignored) {
-            // nothing to do
-        }
-    }
-
     @Override
     public void close() {
         if (connection != null) {
-            try {
-                connection.rollback();
-            } catch (SQLException ignored) {
-                // closing anyway
-            }
+            SqlCleanup.quietly(connection::rollback); // closing anyway
         }
         closeConnection();
     }

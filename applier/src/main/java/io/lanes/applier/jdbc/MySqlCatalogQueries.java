@@ -18,18 +18,10 @@ final class MySqlCatalogQueries {
 
     static TargetTable load(Connection c, String schema, String table) throws SQLException {
         List<TargetColumn> columns = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, "
-                + "DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE, "
-                + "DATETIME_PRECISION, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? "
-                + "ORDER BY ORDINAL_POSITION")) {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    // information_schema compares case-insensitively; names are case-sensitive on the target.
-                    if (!schema.equals(rs.getString(1)) || !table.equals(rs.getString(2))) {
-                        continue;
-                    }
+        forEachRowOf(c, "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, "
+                + "IS_NULLABLE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE, DATETIME_PRECISION, EXTRA "
+                + "FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
+                schema, table, rs -> {
                     String dataType = rs.getString(5).toLowerCase(Locale.ROOT);
                     String columnType = rs.getString(6).toLowerCase(Locale.ROOT);
                     boolean unsigned = columnType.contains("unsigned");
@@ -50,26 +42,15 @@ final class MySqlCatalogQueries {
                     columns.add(new TargetColumn(rs.getString(3), rs.getInt(4), jdbcType,
                             dataType + (unsigned ? " unsigned" : ""), size, temporal ? datetimePrecision : scale,
                             "YES".equals(rs.getString(7)), generated));
-                }
-            }
-        }
+                });
         if (columns.isEmpty()) {
             return null;
         }
         Map<String, List<String>> uniques = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, COLUMN_NAME "
-                + "FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 "
-                + "ORDER BY INDEX_NAME, SEQ_IN_INDEX")) {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (schema.equals(rs.getString(1)) && table.equals(rs.getString(2))) {
-                        uniques.computeIfAbsent(rs.getString(3), n -> new ArrayList<>()).add(rs.getString(4));
-                    }
-                }
-            }
-        }
+        forEachRowOf(c, "SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS "
+                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX",
+                schema, table,
+                rs -> uniques.computeIfAbsent(rs.getString(3), n -> new ArrayList<>()).add(rs.getString(4)));
         List<String> pk = uniques.getOrDefault("PRIMARY", List.of());
         List<TargetIndex> indexes = new ArrayList<>();
         uniques.forEach((name, cols) -> {
@@ -78,6 +59,32 @@ final class MySqlCatalogQueries {
             }
         });
         return new TargetTable(schema, table, columns, pk, indexes);
+    }
+
+    /** One result row. */
+    @FunctionalInterface
+    private interface RowAction {
+        void accept(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * Runs an information_schema query whose parameters are the schema and table and whose first two columns are the
+     * row's schema and table, and hands {@code action} the rows of exactly that table: information_schema compares
+     * names case-insensitively, names are case-sensitive on the target.
+     */
+    private static void forEachRowOf(Connection c, String sql, String schema, String table, RowAction action)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (schema.equals(rs.getString(1)) && table.equals(rs.getString(2))) {
+                        action.accept(rs);
+                    }
+                }
+            }
+        }
     }
 
     static int jdbcType(String dataType, String columnType) {

@@ -1,5 +1,6 @@
 package io.lanes.applier.jdbc;
 
+import io.lanes.applier.internal.Labels;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -25,33 +26,26 @@ public record TargetTls(Mode mode, Path caCertificate) {
     /** The TLS modes, by the names properties use (those of MySQL's {@code --ssl-mode}). */
     public enum Mode {
         /** Plain text. */
-        DISABLED("disabled"),
+        DISABLED,
         /** TLS when the server offers it, plain text otherwise; the certificate is not verified. */
-        PREFERRED("preferred"),
+        PREFERRED,
         /** TLS or no connection; the certificate is not verified (encryption without authentication). */
-        REQUIRED("required"),
+        REQUIRED,
         /** TLS, and the server's certificate must be signed by the configured CA. */
-        VERIFY_CA("verify-ca"),
+        VERIFY_CA,
         /** As {@link #VERIFY_CA}, and the certificate must name the host connected to. */
-        VERIFY_IDENTITY("verify-identity");
+        VERIFY_IDENTITY;
 
-        private final String label;
-
-        Mode(String label) {
-            this.label = label;
-        }
-
+        /** The name properties use: {@code disabled}, {@code verify-ca} and so on. */
         public String label() {
-            return label;
+            return Labels.of(this);
         }
 
         /** @throws IllegalArgumentException listing the valid names */
         public static Mode parse(String name) {
-            String n = name.trim().toLowerCase(Locale.ROOT).replace('_', '-');
-            for (Mode m : values()) {
-                if (m.label.equals(n)) {
-                    return m;
-                }
+            Mode m = Labels.find(values(), name.trim().toLowerCase(Locale.ROOT).replace('_', '-'));
+            if (m != null) {
+                return m;
             }
             throw new IllegalArgumentException("unknown TLS mode '" + name + "'; expected one of disabled, preferred, "
                     + "required, verify-ca, verify-identity");

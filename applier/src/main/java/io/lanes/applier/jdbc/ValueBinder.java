@@ -164,25 +164,9 @@ public final class ValueBinder {
         } else if (value instanceof BitValue bit) {
             bindBit(ps, index, column, category, bit);
         } else if (value instanceof EnumValue e) {
-            if (category == Category.INTEGER || category == Category.DECIMAL || e.name() == null && category == Category.ENUM_SET
-                    && dialect.kind() == Dialect.Kind.MYSQL) {
-                ps.setInt(index, e.index());
-            } else if (e.name() != null) {
-                bindString(ps, index, column, category, e.name());
-            } else {
-                throw fail(column, value, "the ENUM member names are unknown (log with binlog_row_metadata=FULL, or give the "
-                        + "table's definition: lanes.source.schema-file)");
-            }
+            bindMembers(ps, index, column, category, value, e.name() != null);
         } else if (value instanceof SetValue set) {
-            if (category == Category.INTEGER || category == Category.DECIMAL || set.members() == null
-                    && category == Category.ENUM_SET && dialect.kind() == Dialect.Kind.MYSQL) {
-                ps.setLong(index, set.bits());
-            } else if (set.members() != null) {
-                bindString(ps, index, column, category, set.text());
-            } else {
-                throw fail(column, value, "the SET member names are unknown (log with binlog_row_metadata=FULL, or give the "
-                        + "table's definition: lanes.source.schema-file)");
-            }
+            bindMembers(ps, index, column, category, value, set.members() != null);
         } else if (value instanceof float[] vector) {
             bindVector(ps, index, column, category, vector);
         } else {
@@ -289,6 +273,28 @@ public final class ValueBinder {
             case DECIMAL -> ps.setBigDecimal(index, new BigDecimal(original.toString()));
             case TEXT -> ps.setString(index, original.toString());
             default -> throw fail(column, original, "a floating-point value does not convert to this column type");
+        }
+    }
+
+    /**
+     * An ENUM or SET value: its number (the ENUM index, the SET bits) into a numeric column, and into a MySQL ENUM or SET
+     * column when the member names are unknown; else its member names.
+     */
+    private void bindMembers(PreparedStatement ps, int index, TargetColumn column, Category category, Object value,
+            boolean namesKnown) throws SQLException {
+        boolean isEnum = value instanceof EnumValue;
+        if (category == Category.INTEGER || category == Category.DECIMAL || !namesKnown && category == Category.ENUM_SET
+                && dialect.kind() == Dialect.Kind.MYSQL) {
+            if (isEnum) {
+                ps.setInt(index, ((EnumValue) value).index());
+            } else {
+                ps.setLong(index, ((SetValue) value).bits());
+            }
+        } else if (namesKnown) {
+            bindString(ps, index, column, category, isEnum ? ((EnumValue) value).name() : ((SetValue) value).text());
+        } else {
+            throw fail(column, value, "the " + (isEnum ? "ENUM" : "SET") + " member names are unknown (log with "
+                    + "binlog_row_metadata=FULL, or give the table's definition: lanes.source.schema-file)");
         }
     }
 

@@ -42,17 +42,18 @@ import java.util.List;
  * <p>Stateless and thread-safe.
  */
 public final class ColumnValueDecoder {
-    private static final int[] DIG2BYTES = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
-    private static final int[] POW10_INT = {1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+    // The format's tables, shared with ColumnValueEncoder (package-private for it; never written to).
+    static final int[] DIG2BYTES = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
+    static final int[] POW10_INT = {1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
         1_000_000_000};
     private static final BigInteger BILLION = BigInteger.valueOf(1_000_000_000L);
-    private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
+    static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
     /** MariaDB hires sizes by precision 0..6. */
-    private static final int[] MARIA_TIME_HIRES_BYTES = {3, 4, 4, 5, 5, 5, 6};
-    private static final int[] MARIA_DATETIME_HIRES_BYTES = {5, 6, 6, 7, 7, 7, 8};
-    private static final int[] MARIA_SEC_PART_BYTES = {0, 1, 1, 2, 2, 3, 3};
+    static final int[] MARIA_TIME_HIRES_BYTES = {3, 4, 4, 5, 5, 5, 6};
+    static final int[] MARIA_DATETIME_HIRES_BYTES = {5, 6, 6, 7, 7, 7, 8};
+    static final int[] MARIA_SEC_PART_BYTES = {0, 1, 1, 2, 2, 3, 3};
     /** MariaDB's TIME zero point: (838:59:59 + 1 second) in seconds. */
-    private static final long MARIA_TIME_ZERO_SECONDS = 3_020_400L;
+    static final long MARIA_TIME_ZERO_SECONDS = 3_020_400L;
 
     private ColumnValueDecoder() {
     }
@@ -635,15 +636,7 @@ public final class ColumnValueDecoder {
     }
 
     private static int blobLength(ByteReader in, int start, ColumnDef column) {
-        int prefix = column.meta();
-        if (prefix == 0) {
-            switch (column.type()) {
-                case TINY_BLOB: prefix = 1; break;
-                case MEDIUM_BLOB: prefix = 3; break;
-                case LONG_BLOB: prefix = 4; break;
-                default: break;
-            }
-        }
+        int prefix = blobPrefixSize(column);
         if (prefix < 1 || prefix > 4) {
             throw in.error("bad " + column.type() + " length-prefix size " + prefix);
         }
@@ -654,6 +647,23 @@ public final class ColumnValueDecoder {
                     + " remain");
         }
         return (int) len;
+    }
+
+    /**
+     * The size of a BLOB-family value's length prefix: the column's metadata, or, where a log leaves it 0, the one its
+     * type implies (TINY 1, MEDIUM 3, LONG 4). The caller checks the result is 1 to 4; the encoder writes the same.
+     */
+    static int blobPrefixSize(ColumnDef column) {
+        int prefix = column.meta();
+        if (prefix != 0) {
+            return prefix;
+        }
+        return switch (column.type()) {
+            case TINY_BLOB -> 1;
+            case MEDIUM_BLOB -> 3;
+            case LONG_BLOB -> 4;
+            default -> 0;
+        };
     }
 
     private static Object text(ByteReader in, int len, int charsetId) {

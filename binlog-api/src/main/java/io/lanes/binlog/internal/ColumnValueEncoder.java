@@ -1,5 +1,13 @@
 package io.lanes.binlog.internal;
 
+import static io.lanes.binlog.internal.ColumnValueDecoder.DIG2BYTES;
+import static io.lanes.binlog.internal.ColumnValueDecoder.MARIA_DATETIME_HIRES_BYTES;
+import static io.lanes.binlog.internal.ColumnValueDecoder.MARIA_SEC_PART_BYTES;
+import static io.lanes.binlog.internal.ColumnValueDecoder.MARIA_TIME_HIRES_BYTES;
+import static io.lanes.binlog.internal.ColumnValueDecoder.MARIA_TIME_ZERO_SECONDS;
+import static io.lanes.binlog.internal.ColumnValueDecoder.POW10_INT;
+import static io.lanes.binlog.internal.ColumnValueDecoder.TWO_64;
+
 import io.lanes.binlog.ColumnDef;
 import io.lanes.binlog.ColumnType;
 import io.lanes.binlog.json.JsonBinary;
@@ -33,15 +41,6 @@ import java.util.List;
  * <p>Stateless and thread-safe; each {@link Sink} belongs to one thread.
  */
 public final class ColumnValueEncoder {
-    private static final int[] DIG2BYTES = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4};
-    private static final int[] POW10_INT = {1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
-        1_000_000_000};
-    private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
-    private static final int[] MARIA_TIME_HIRES_BYTES = {3, 4, 4, 5, 5, 5, 6};
-    private static final int[] MARIA_DATETIME_HIRES_BYTES = {5, 6, 6, 7, 7, 7, 8};
-    private static final int[] MARIA_SEC_PART_BYTES = {0, 1, 1, 2, 2, 3, 3};
-    private static final long MARIA_TIME_ZERO_SECONDS = 3_020_400L;
-
     private ColumnValueEncoder() {
     }
 
@@ -729,15 +728,7 @@ public final class ColumnValueEncoder {
     }
 
     private static void lengthPrefixed(Sink out, ColumnDef column, byte[] b) {
-        int prefix = column.meta();
-        if (prefix == 0) {
-            switch (column.type()) {
-                case TINY_BLOB: prefix = 1; break;
-                case MEDIUM_BLOB: prefix = 3; break;
-                case LONG_BLOB: prefix = 4; break;
-                default: break;
-            }
-        }
+        int prefix = ColumnValueDecoder.blobPrefixSize(column);
         if (prefix < 1 || prefix > 4) {
             throw new IllegalArgumentException("bad " + column.type() + " length-prefix size " + prefix);
         }

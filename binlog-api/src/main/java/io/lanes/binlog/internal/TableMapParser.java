@@ -1,5 +1,12 @@
 package io.lanes.binlog.internal;
 
+import static io.lanes.binlog.TableMapEvent.COLUMN_CHARSET;
+import static io.lanes.binlog.TableMapEvent.COLUMN_NAME;
+import static io.lanes.binlog.TableMapEvent.DEFAULT_CHARSET;
+import static io.lanes.binlog.TableMapEvent.ENUM_STR_VALUE;
+import static io.lanes.binlog.TableMapEvent.SET_STR_VALUE;
+import static io.lanes.binlog.TableMapEvent.SIGNEDNESS;
+
 import io.lanes.binlog.ColumnDef;
 import io.lanes.binlog.ColumnType;
 import io.lanes.binlog.EventHeader;
@@ -15,12 +22,8 @@ import java.util.List;
  * are skipped by their length. Stateless.
  */
 public final class TableMapParser {
-    public static final int SIGNEDNESS = 1;
-    public static final int DEFAULT_CHARSET = 2;
-    public static final int COLUMN_CHARSET = 3;
-    public static final int COLUMN_NAME = 4;
-    public static final int SET_STR_VALUE = 5;
-    public static final int ENUM_STR_VALUE = 6;
+    // Types 1 to 6 are TableMapEvent's public constants (they name the bits of its optionalFields); the rest only the
+    // parser uses.
     public static final int GEOMETRY_TYPE = 7;
     public static final int SIMPLE_PRIMARY_KEY = 8;
     public static final int PRIMARY_KEY_WITH_PREFIX = 9;

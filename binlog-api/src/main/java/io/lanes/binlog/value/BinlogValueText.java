@@ -51,24 +51,20 @@ public final class BinlogValueText {
             }
         }
         switch (type) {
-            case TINY: {
-                int v = ((Number) value).intValue();
-                signedAndUnsigned(out, (byte) v, v & 0xffL);
-                break;
-            }
-            case SHORT: {
-                int v = ((Number) value).intValue();
-                signedAndUnsigned(out, (short) v, v & 0xffffL);
-                break;
-            }
-            case INT24: {
-                int v = ((Number) value).intValue();
-                signedAndUnsigned(out, v << 8 >> 8, v & 0xffffffL);
-                break;
-            }
+            case TINY:
+            case SHORT:
+            case INT24:
             case LONG: {
-                long v = ((Number) value).longValue();
-                signedAndUnsigned(out, (int) v, v & 0xffffffffL);
+                // The column's 8, 16, 24 or 32 bits, printed as signed and as unsigned (the log does not say which).
+                int size = switch (type) {
+                    case TINY -> 1;
+                    case SHORT -> 2;
+                    case INT24 -> 3;
+                    default -> 4;
+                };
+                int unusedBits = 64 - 8 * size;
+                long v = type == ColumnType.LONG ? ((Number) value).longValue() : ((Number) value).intValue();
+                signedAndUnsigned(out, v << unusedBits >> unusedBits, v & -1L >>> unusedBits);
                 break;
             }
             case LONGLONG: {
@@ -171,18 +167,9 @@ public final class BinlogValueText {
                 ascii(out, sb.append('\'').toString());
                 break;
             }
-            case VECTOR: {
-                float[] v = (float[]) value;
-                byte[] raw = new byte[v.length * 4];
-                for (int i = 0; i < v.length; i++) {
-                    int bits = Float.floatToRawIntBits(v[i]);
-                    for (int k = 0; k < 4; k++) {
-                        raw[i * 4 + k] = (byte) (bits >>> (8 * k));
-                    }
-                }
-                quoted(out, raw);
+            case VECTOR:
+                quoted(out, vectorBytes((float[]) value));
                 break;
-            }
             case JSON:
                 quoted(out, ((String) value).getBytes(StandardCharsets.UTF_8));
                 break;
@@ -216,15 +203,7 @@ public final class BinlogValueText {
             return hexLiteral((byte[]) value);
         }
         if (value instanceof float[]) {
-            float[] v = (float[]) value;
-            byte[] raw = new byte[v.length * 4];
-            for (int i = 0; i < v.length; i++) {
-                int bits = Float.floatToRawIntBits(v[i]);
-                for (int k = 0; k < 4; k++) {
-                    raw[i * 4 + k] = (byte) (bits >>> (8 * k));
-                }
-            }
-            return hexLiteral(raw);
+            return hexLiteral(vectorBytes((float[]) value));
         }
         if (value instanceof String) {
             return quote((String) value);
@@ -369,6 +348,18 @@ public final class BinlogValueText {
             return new int[] {0, 0, 0, t.hours(), t.minutes(), t.seconds(), t.micros(), t.negative() ? 1 : 0};
         }
         throw new IllegalArgumentException("not a temporal value: " + v.getClass());
+    }
+
+    /** A VECTOR value as the log holds it: each float's bits, little-endian. */
+    private static byte[] vectorBytes(float[] v) {
+        byte[] raw = new byte[v.length * 4];
+        for (int i = 0; i < v.length; i++) {
+            int bits = Float.floatToRawIntBits(v[i]);
+            for (int k = 0; k < 4; k++) {
+                raw[i * 4 + k] = (byte) (bits >>> (8 * k));
+            }
+        }
+        return raw;
     }
 
     private static void signedAndUnsigned(ByteArrayOutputStream out, long signed, long unsigned) {

@@ -42,32 +42,34 @@ public final class AuthScrambles {
 
     /** mysql_native_password: SHA1(password) XOR SHA1(nonce + SHA1(SHA1(password))); empty for an empty password. */
     public static byte[] nativePassword(byte[] password, byte[] nonce) {
-        if (password.length == 0) {
-            return new byte[0];
-        }
-        MessageDigest sha1 = digest("SHA-1");
-        byte[] stage1 = sha1.digest(password);
-        byte[] stage2 = sha1.digest(stage1);
-        sha1.update(nonce, 0, Math.min(nonce.length, 20));
-        sha1.update(stage2);
-        byte[] mix = sha1.digest();
-        for (int i = 0; i < stage1.length; i++) {
-            stage1[i] ^= mix[i];
-        }
-        return stage1;
+        return xorScramble("SHA-1", password, nonce, true);
     }
 
     /** caching_sha2_password fast path: SHA256(password) XOR SHA256(SHA256(SHA256(password)) + nonce). */
     public static byte[] cachingSha2(byte[] password, byte[] nonce) {
+        return xorScramble("SHA-256", password, nonce, false);
+    }
+
+    /**
+     * The two plugins' one scheme, with their hash H: H(password) XOR H(nonce + H(H(password))), or with the nonce after
+     * H(H(password)) where {@code nonceFirst} is false; at most 20 bytes of the nonce count. Empty for an empty password.
+     */
+    private static byte[] xorScramble(String algorithm, byte[] password, byte[] nonce, boolean nonceFirst) {
         if (password.length == 0) {
             return new byte[0];
         }
-        MessageDigest sha = digest("SHA-256");
-        byte[] stage1 = sha.digest(password);
-        byte[] stage2 = sha.digest(stage1);
-        sha.update(stage2);
-        sha.update(nonce, 0, Math.min(nonce.length, 20));
-        byte[] mix = sha.digest();
+        MessageDigest hash = digest(algorithm);
+        byte[] stage1 = hash.digest(password);
+        byte[] stage2 = hash.digest(stage1);
+        int nonceLength = Math.min(nonce.length, 20);
+        if (nonceFirst) {
+            hash.update(nonce, 0, nonceLength);
+            hash.update(stage2);
+        } else {
+            hash.update(stage2);
+            hash.update(nonce, 0, nonceLength);
+        }
+        byte[] mix = hash.digest();
         for (int i = 0; i < stage1.length; i++) {
             stage1[i] ^= mix[i];
         }
