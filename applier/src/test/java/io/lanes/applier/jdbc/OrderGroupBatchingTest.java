@@ -62,7 +62,11 @@ class OrderGroupBatchingTest {
                 table.createIfAbsent(c);
                 c.commit();
             }
-            ConnectionFactory plain = ConnectionFactory.of(target.url(), JdbcApplierEngineTest.credentials(d));
+            // The driver settings Lanes connects with (MariaDB: server-side prepared statements, bulk inserts), so that
+            // statements of several groups, bound and pending at once, are exercised as in production.
+            java.util.Properties props = JdbcApplierEngineTest.credentials(d);
+            d.recommendedConnectionProperties().forEach(props::setProperty);
+            ConnectionFactory plain = ConnectionFactory.of(target.url(), props);
             JdbcTarget jdbc = JdbcTarget.builder(() -> counting(plain.open()), d).checkpointTable(table)
                     .appliesInProcess(false).build();
             applier = jdbc.applierFactory().create(0);
