@@ -39,9 +39,17 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: as {@link Applier} says, only the worker's thread calls it; it owns one connection (opened on first use,
  * reopened after a failed rollback) and its prepared statements.
  *
- * <p>Statements are executed in source order: a batch is flushed whenever the next row needs a different statement, so
- * batching never reorders changes. An UPDATE or DELETE that matches no row is a {@link TargetMismatchException} (the
- * target diverged), checked when the batch is flushed.
+ * <p>Batching never reorders changes that can affect each other. Rows are batched per <em>order group</em> of target
+ * tables ({@link OrderGroups}: tables related by a foreign key, transitively; everything in one group once a table with a
+ * trigger or a view is written, or when the target's catalog cannot tell): within a group, rows run in source order, the
+ * group's batch being flushed whenever its next row needs a different statement; rows of different groups cannot affect
+ * each other and are batched independently across the transactions of a block, so that a block alternating unrelated
+ * tables costs a round trip per table and statement rather than per row. Every group is flushed, oldest first, wherever
+ * order across groups could show: at the end of the block, before every statement (DDL), a change of constraint checks,
+ * a partial JSON read, the commit, and after every transaction when a skip list is set. {@code
+ * -Dlanes.jdbc.group-batches=false} keeps one group for all tables (one batch, flushed on every statement change). An
+ * UPDATE or DELETE that matches no row is a {@link TargetMismatchException} (the target diverged), checked when its
+ * batch is flushed and naming its own transaction.
  *
  * <p>Errors: every failure of a transaction is thrown as a {@link TargetRefusedException} naming the transaction's
  * position, the table, the SQLState, the vendor code and the {@link TargetErrorClass} the target's
@@ -65,7 +73,34 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
     }
 
+    /**
+     * The rows bound to one order group's statement and not yet executed: the group's JDBC batch. Owned by the worker's
+     * thread, like the applier.
+     */
+    private static final class PendingBatch {
+        /** The group's current statement (the one its last row was bound to), or null. */
+        PreparedStatement statement;
+        String sql;
+        /** For each row of the batch: what it was, for the error message when it matches no row. */
+        final List<PendingRow> rows = new ArrayList<>();
+        /** The applier-wide number of the batch's oldest row: every group is flushed in the order its rows began. */
+        long firstRow;
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
+
+    /**
+     * Whether rows are batched per order group (default) or in one batch for all tables, flushed on every change of
+     * statement (the behaviour before order groups; {@code -Dlanes.jdbc.group-batches=false}, for measurement).
+     */
+    static final boolean GROUP_BATCHES = !"false".equalsIgnoreCase(System.getProperty("lanes.jdbc.group-batches"));
+
+    /**
+     * Counts the DDL statements run by any applier of this JVM: a foreign key or trigger a statement created (on any
+     * worker, through any pipeline into the same target) changes the order groups, which each applier then reads again
+     * before its next row. JVM-wide rather than per target: one statement costs every applier one catalog read.
+     */
+    private static final java.util.concurrent.atomic.AtomicLong DDL_RUN = new java.util.concurrent.atomic.AtomicLong();
 
     private final JdbcTarget target;
     private final int workerId;
@@ -83,8 +118,20 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     /** How to ask the target who waits for this session's locks; null until a connection is open, or when unusable. */
     private io.lanes.applier.internal.LockViews lockViews;
 
-    private PreparedStatement current;
-    private String currentSql;
+    /** The order groups of the target, as read on this connection; null: one group (the catalog could not tell). */
+    private OrderGroups orderGroups;
+    /** {@link #DDL_RUN} when {@link #orderGroups} was read; -1: to be read (no connection read them yet). */
+    private long orderGroupsRead = -1;
+    /** Whether an uncertain table was met since the groups were read: every table then shares one batch. */
+    private boolean oneGroup;
+    /** The batch of each table met since the groups were read, and of each group; all of them in {@link #batches}. */
+    private final Map<TargetTable, PendingBatch> batchOfTable = new HashMap<>();
+    private final Map<Object, PendingBatch> batchOfGroup = new HashMap<>();
+    private final List<PendingBatch> batches = new ArrayList<>();
+    /** Numbers the rows bound, for {@link PendingBatch#firstRow}. */
+    private long rowsBound;
+    /** Whether reading the order groups failed once on this applier (logged once; one group is used then). */
+    private boolean orderGroupsUnreadableLogged;
     /**
      * The checkpoint of a commit whose outcome is unknown (the connection broke while committing: the server may have
      * committed), and the sequence numbers of its batch; checked on the next apply before anything is applied again.
@@ -104,8 +151,6 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private static final Set<String> ALREADY_IN_EFFECT_STATES = Set.of("42S01", "42S02", "42S11", "42S12", "42S21", "42S22");
     /** MySQL/MariaDB codes of the same under other states: database exists/missing, duplicate key name, can't drop. */
     private static final Set<Integer> ALREADY_IN_EFFECT_MYSQL_CODES = Set.of(1007, 1008, 1061, 1091);
-    /** For each row in the current JDBC batch: what it was, for the error message when it matches no row (null: INSERT). */
-    private final List<PendingRow> pendingRows = new ArrayList<>();
     /** The table (or statement) the change being applied concerns, for error messages. */
     /** The change being applied (a RowChange or a SourceStatement), described only when it fails. */
     private Change currentChange;
@@ -131,7 +176,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
-                if (size() > cacheSize && eldest.getValue() != current) {
+                if (size() > cacheSize && !isBatchStatement(eldest.getValue())) {
                     SqlCleanup.quietly(eldest.getValue()::close);
                     return true;
                 }
@@ -149,7 +194,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         SourceTransaction source = txn.payload();
         if (committedAfterAll.contains(context.sequence())) {
             if (context.endOfBatch()) {
-                flush();
+                flushAll();
             }
             return;
         }
@@ -162,7 +207,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             try {
                 applyChanges(c, source);
                 if (skipping || context.endOfBatch()) {
-                    flush();
+                    flushAll();
                 }
             } finally {
                 appliedSinceCommit++;
@@ -179,7 +224,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                     throw refused;
                 }
                 if (context.endOfBatch()) {
-                    flush();
+                    flushAll();
                 }
                 return;
             }
@@ -195,7 +240,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             if (change instanceof RowChange row) {
                 currentChange = row;
                 if (checks.changePending()) {
-                    flush();
+                    flushAll();
                     checks.apply(c, appliedSinceCommit == 0 && !opened);
                 }
                 applyRow(c, row, source);
@@ -204,7 +249,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 checks.want(marker);
             } else if (change instanceof SourceStatement statement) {
                 currentChange = statement;
-                flush();
+                flushAll();
                 opened = true;
                 String key = source.position() + "#" + index;
                 if (implicitlyCommittedDdl.contains(key)) {
@@ -212,7 +257,15 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 }
                 boolean implicitCommit = target.dialect().kind() != Dialect.Kind.POSTGRESQL;
                 try {
-                    io.lanes.applier.ddl.DdlResult result = target.ddlHandler().apply(c, statement);
+                    io.lanes.applier.ddl.DdlResult result;
+                    try {
+                        result = target.ddlHandler().apply(c, statement);
+                    } finally {
+                        // It may have created or dropped a foreign key or a trigger, even when it failed part-way: every
+                        // applier reads the order groups again before its next row (a statement is a barrier: later
+                        // transactions start after its commit).
+                        DDL_RUN.incrementAndGet();
+                    }
                     checks.statementRan();
                     if (result != null && result.skipped()) {
                         countNotApplied(statement);
@@ -248,7 +301,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     /** The source transaction's rows are all applied: the next one starts with the checks the target has by default. */
     private void endSourceTransaction(Connection c) throws SQLException {
         if (checks.resetAtEndPending()) {
-            flush();
+            flushAll();
         }
         checks.endOfSourceTransaction(c);
     }
@@ -283,13 +336,14 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
     /** Forgets the rows batched but not sent; the rollback that follows decides what the target keeps. */
     private void discardPendingBatch() {
-        pendingRows.clear();
-        if (current != null) {
-            // the connection may be gone: the caller's rollback (or the reopened connection) settles it
-            SqlCleanup.quietly(current::clearBatch);
+        for (PendingBatch batch : batches) {
+            batch.rows.clear();
+            if (batch.statement != null) {
+                // the connection may be gone: the caller's rollback (or the reopened connection) settles it
+                SqlCleanup.quietly(batch.statement::clearBatch);
+            }
         }
-        current = null;
-        currentSql = null;
+        forgetBatches();
     }
 
     /** Rolls the transaction back to its savepoint and carries on without it; rethrows when that fails. */
@@ -354,9 +408,10 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         switch (row.kind()) {
             case INSERT -> {
                 RowSql sql = sql(table, RowChange.Kind.INSERT, writable(table, row.after().columns()));
-                PreparedStatement ps = statementFor(sql);
+                PendingBatch batch = batchFor(c, table);
+                PreparedStatement ps = statementFor(sql, batch);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.after(), row, source);
-                recordBound(sql, false, source, row);
+                recordBound(batch, sql, false, source, row);
             }
             case UPDATE -> {
                 RowImage afterImage = resolvePartialJson(c, table, row, source);
@@ -368,17 +423,19 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                     return; // only generated columns changed: the target recomputes them from the other columns
                 }
                 RowSql sql = sql(table, RowChange.Kind.UPDATE, set);
-                PreparedStatement ps = statementFor(sql);
+                PendingBatch batch = batchFor(c, table);
+                PreparedStatement ps = statementFor(sql, batch);
                 bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
                 bindImage(ps, set.size() + 1, sql.parameters(), set.size(), sql.parameters().size(), row.before(), row,
                         source);
-                recordBound(sql, true, source, row);
+                recordBound(batch, sql, true, source, row);
             }
             case DELETE -> {
                 RowSql sql = sql(table, RowChange.Kind.DELETE, List.of());
-                PreparedStatement ps = statementFor(sql);
+                PendingBatch batch = batchFor(c, table);
+                PreparedStatement ps = statementFor(sql, batch);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.before(), row, source);
-                recordBound(sql, true, source, row);
+                recordBound(batch, sql, true, source, row);
             }
         }
     }
@@ -395,7 +452,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             if (!(after.values()[i] instanceof PartialJsonValue partial)) {
                 continue;
             }
-            flush(); // the row may have been changed by a batched statement of this transaction
+            flushAll(); // the row may have been changed by a batched statement of this transaction
             String column = after.columns().get(i);
             RowSql select = target.dialect().select(table, List.of(column));
             String document;
@@ -506,41 +563,164 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         return ps;
     }
 
-    private PreparedStatement statementFor(RowSql sql) throws SQLException {
-        if (sql.sql().equals(currentSql)) {
-            if (!pendingRows.isEmpty()) {
-                current.addBatch(); // the previous row's parameters, before this row's are bound
-            }
-            return current;
+    /**
+     * The batch of the table's order group, reading the groups first when DDL ran since they were read (or the
+     * connection is new). Rows pending under the old groups are flushed before the groups change.
+     */
+    private PendingBatch batchFor(Connection c, TargetTable table) throws SQLException {
+        if (!GROUP_BATCHES) {
+            return batchOfGroup(OrderGroups.SHARED);
         }
-        flush();
+        long ddlRun = DDL_RUN.get();
+        if (orderGroupsRead != ddlRun) {
+            flushAll();
+            forgetBatches();
+            oneGroup = false;
+            orderGroups = readOrderGroups(c);
+            orderGroupsRead = ddlRun;
+        }
+        PendingBatch batch = batchOfTable.get(table);
+        if (batch != null) {
+            return batch;
+        }
+        Object group = oneGroup || orderGroups == null ? OrderGroups.SHARED
+                : orderGroups.groupOf(table.schema(), table.name());
+        if (group == OrderGroups.SHARED && !oneGroup) {
+            // A table with a trigger (or a view...) may write any table: from here on, one batch in source order, as
+            // without groups; what the tables met so far batched runs first (it all precedes this row).
+            flushAll();
+            forgetBatches();
+            oneGroup = true;
+        }
+        batch = batchOfGroup(group);
+        batchOfTable.put(table, batch);
+        return batch;
+    }
+
+    private PendingBatch batchOfGroup(Object group) {
+        PendingBatch batch = batchOfGroup.get(group);
+        if (batch == null) {
+            batch = new PendingBatch();
+            batchOfGroup.put(group, batch);
+            batches.add(batch);
+        }
+        return batch;
+    }
+
+    /**
+     * The target's order groups, or null (one group for every table) when its catalog cannot say. On PostgreSQL a
+     * failed query aborts the open transaction, so the read runs under a savepoint there.
+     */
+    private OrderGroups readOrderGroups(Connection c) throws SQLException {
+        boolean postgres = target.dialect().kind() == Dialect.Kind.POSTGRESQL;
+        Savepoint before = postgres ? c.setSavepoint() : null;
+        try {
+            OrderGroups read = OrderGroups.read(c, target.dialect().kind());
+            if (before != null) {
+                c.releaseSavepoint(before);
+            }
+            return read;
+        } catch (SQLException e) {
+            if (TargetErrorPolicy.classify(e).errorClass() == TargetErrorClass.CONNECTION) {
+                throw e;
+            }
+            if (before != null) {
+                c.rollback(before);
+            }
+            if (!orderGroupsUnreadableLogged) {
+                LOG.warn("worker {}: could not read the target's foreign keys and triggers ({}); rows of all tables are "
+                        + "batched as one group, in source order", workerId, e.toString());
+                orderGroupsUnreadableLogged = true;
+            }
+            return null;
+        }
+    }
+
+    /** Drops the batches of the groups met (none may hold rows: flushed or discarded before). */
+    private void forgetBatches() {
+        batchOfTable.clear();
+        batchOfGroup.clear();
+        batches.clear();
+    }
+
+    /** Whether a batch's statement is this one: the statement cache must not close it under the batch. */
+    private boolean isBatchStatement(PreparedStatement ps) {
+        for (PendingBatch batch : batches) {
+            if (batch.statement == ps) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private PreparedStatement statementFor(RowSql sql, PendingBatch batch) throws SQLException {
+        if (sql.sql().equals(batch.sql)) {
+            if (!batch.rows.isEmpty()) {
+                batch.statement.addBatch(); // the previous row's parameters, before this row's are bound
+            }
+            return batch.statement;
+        }
+        flush(batch);
         PreparedStatement ps = statements.get(sql.sql());
         if (ps == null) {
             ps = connection.prepareStatement(sql.sql());
             statements.put(sql.sql(), ps);
         }
-        current = ps;
-        currentSql = sql.sql();
+        batch.statement = ps;
+        batch.sql = sql.sql();
         return ps;
     }
 
     /**
-     * Records the row just bound to the current statement. The row stays bound, not added to the JDBC batch, until the
+     * Records the row just bound to its batch's statement. The row stays bound, not added to the JDBC batch, until the
      * next row for the same statement comes (see {@link #statementFor}) or the flush: a lone row then runs as a plain
      * execution, which a server-side prepared statement runs more cheaply than a bulk execution of one row.
      */
-    private void recordBound(RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row) {
-        pendingRows.add(new PendingRow(row, sql, source, mustMatch));
+    private void recordBound(PendingBatch batch, RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row) {
+        if (batch.rows.isEmpty()) {
+            batch.firstRow = ++rowsBound;
+        }
+        batch.rows.add(new PendingRow(row, sql, source, mustMatch));
     }
 
-    /** Executes the pending JDBC batch and checks that every UPDATE and DELETE found its row. */
-    private void flush() throws SQLException {
-        if (current == null || pendingRows.isEmpty()) {
+    /**
+     * Executes every group's pending batch, the one whose rows began first first (a failure then most likely names the
+     * earliest transaction that fails), and checks that every UPDATE and DELETE found its row.
+     */
+    private void flushAll() throws SQLException {
+        PendingBatch only = null;
+        int pending = 0;
+        for (PendingBatch batch : batches) {
+            if (!batch.rows.isEmpty()) {
+                only = batch;
+                pending++;
+            }
+        }
+        if (pending == 1) {
+            flush(only);
+        } else if (pending > 1) {
+            List<PendingBatch> ordered = new ArrayList<>(pending);
+            for (PendingBatch batch : batches) {
+                if (!batch.rows.isEmpty()) {
+                    ordered.add(batch);
+                }
+            }
+            ordered.sort(java.util.Comparator.comparingLong(b -> b.firstRow));
+            for (PendingBatch batch : ordered) {
+                flush(batch);
+            }
+        }
+    }
+
+    /** Executes one group's pending JDBC batch and checks that every UPDATE and DELETE found its row. */
+    private void flush(PendingBatch batch) throws SQLException {
+        PreparedStatement current = batch.statement;
+        if (current == null || batch.rows.isEmpty()) {
             return;
         }
         int[] counts;
-        List<PendingRow> rows = new ArrayList<>(pendingRows);
-        pendingRows.clear();
+        List<PendingRow> rows = new ArrayList<>(batch.rows);
+        batch.rows.clear();
         try {
             if (rows.size() == 1) {
                 counts = new int[] {current.executeUpdate()};
@@ -622,7 +802,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     public void commit(Batch<SourceTransaction> batch, Checkpoint checkpoint) throws Exception {
         try {
             Connection c = connection();
-            flush();
+            flushAll();
             target.checkpointTable().write(checkpointStatement(c),
                     CheckpointRows.toRow(target.pipeline(), checkpoint, Instant.now()));
             try {
@@ -846,13 +1026,16 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
 
         statements.clear();
-        current = null;
-        currentSql = null;
+        for (PendingBatch batch : batches) {
+            batch.statement = null;
+            batch.sql = null;
+        }
     }
 
     private void closeConnection() {
         closeStatements();
         sqlCache.clear();
+        orderGroupsRead = -1; // a new session reads them again (the target may have changed meanwhile)
         checks.connectionClosed();
         if (connection != null) {
             SqlCleanup.quietly(connection::close); // it may be broken
