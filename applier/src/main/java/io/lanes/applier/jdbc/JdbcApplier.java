@@ -14,7 +14,6 @@ import io.lanes.core.Checkpoint;
 import io.lanes.core.Transaction;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.Savepoint;
@@ -61,52 +60,15 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     private record SqlKey(TargetTable table, RowChange.Kind kind, List<String> columns) {
     }
 
-    /** A row in the current JDBC batch: what it was (null for an INSERT), its transaction and its table. */
-    private record PendingRow(RowChange row, RowSql sql, SourceTransaction source, boolean mustMatch) {
-        /** What the row was, for messages: built only on failure (it formats key values). */
-        String description() {
-            return mustMatch ? describe(row, sql, source) : null;
-        }
-
-        String table() {
-            return row.table().toString();
-        }
-    }
-
-    /**
-     * The rows bound to one order group's statement and not yet executed: the group's JDBC batch. Owned by the worker's
-     * thread, like the applier.
-     */
-    private static final class PendingBatch {
-        /** The group's current statement (the one its last row was bound to), or null. */
-        PreparedStatement statement;
-        String sql;
-        /** For each row of the batch: what it was, for the error message when it matches no row. */
-        final List<PendingRow> rows = new ArrayList<>();
-        /** The applier-wide number of the batch's oldest row: every group is flushed in the order its rows began. */
-        long firstRow;
-    }
-
     private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
-
-    /**
-     * Whether rows are batched per order group (default) or in one batch for all tables, flushed on every change of
-     * statement (the behaviour before order groups; {@code -Dlanes.jdbc.group-batches=false}, for measurement).
-     */
-    static final boolean GROUP_BATCHES = !"false".equalsIgnoreCase(System.getProperty("lanes.jdbc.group-batches"));
-
-    /**
-     * Counts the DDL statements run by any applier of this JVM: a foreign key or trigger a statement created (on any
-     * worker, through any pipeline into the same target) changes the order groups, which each applier then reads again
-     * before its next row. JVM-wide rather than per target: one statement costs every applier one catalog read.
-     */
-    private static final java.util.concurrent.atomic.AtomicLong DDL_RUN = new java.util.concurrent.atomic.AtomicLong();
 
     private final JdbcTarget target;
     private final int workerId;
     private final ValueBinder binder;
     private final Map<SqlKey, RowSql> sqlCache = new HashMap<>();
     private final LinkedHashMap<String, PreparedStatement> statements;
+    /** The rows bound and not yet sent, one JDBC batch per order group of tables. */
+    private final RowBatches rows;
     private Connection connection;
     /** The open connection's session id in the target (-1: none, or unknown); read by other workers' threads. */
     private volatile long sessionId = -1;
@@ -118,20 +80,6 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     /** How to ask the target who waits for this session's locks; null until a connection is open, or when unusable. */
     private io.lanes.applier.internal.LockViews lockViews;
 
-    /** The order groups of the target, as read on this connection; null: one group (the catalog could not tell). */
-    private OrderGroups orderGroups;
-    /** {@link #DDL_RUN} when {@link #orderGroups} was read; -1: to be read (no connection read them yet). */
-    private long orderGroupsRead = -1;
-    /** Whether an uncertain table was met since the groups were read: every table then shares one batch. */
-    private boolean oneGroup;
-    /** The batch of each table met since the groups were read, and of each group; all of them in {@link #batches}. */
-    private final Map<TargetTable, PendingBatch> batchOfTable = new HashMap<>();
-    private final Map<Object, PendingBatch> batchOfGroup = new HashMap<>();
-    private final List<PendingBatch> batches = new ArrayList<>();
-    /** Numbers the rows bound, for {@link PendingBatch#firstRow}. */
-    private long rowsBound;
-    /** Whether reading the order groups failed once on this applier (logged once; one group is used then). */
-    private boolean orderGroupsUnreadableLogged;
     /**
      * The checkpoint of a commit whose outcome is unknown (the connection broke while committing: the server may have
      * committed), and the sequence numbers of its batch; checked on the next apply before anything is applied again.
@@ -176,13 +124,14 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
-                if (size() > cacheSize && !isBatchStatement(eldest.getValue())) {
+                if (size() > cacheSize && !rows.holds(eldest.getValue())) {
                     SqlCleanup.quietly(eldest.getValue()::close);
                     return true;
                 }
                 return false;
             }
         };
+        this.rows = new RowBatches(target, workerId, this::preparedStatement);
     }
 
     @Override
@@ -194,7 +143,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         SourceTransaction source = txn.payload();
         if (committedAfterAll.contains(context.sequence())) {
             if (context.endOfBatch()) {
-                flushAll();
+                rows.flushAll();
             }
             return;
         }
@@ -207,7 +156,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             try {
                 applyChanges(c, source);
                 if (skipping || context.endOfBatch()) {
-                    flushAll();
+                    rows.flushAll();
                 }
             } finally {
                 appliedSinceCommit++;
@@ -224,7 +173,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                     throw refused;
                 }
                 if (context.endOfBatch()) {
-                    flushAll();
+                    rows.flushAll();
                 }
                 return;
             }
@@ -240,7 +189,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             if (change instanceof RowChange row) {
                 currentChange = row;
                 if (checks.changePending()) {
-                    flushAll();
+                    rows.flushAll();
                     checks.apply(c, appliedSinceCommit == 0 && !opened);
                 }
                 applyRow(c, row, source);
@@ -249,7 +198,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 checks.want(marker);
             } else if (change instanceof SourceStatement statement) {
                 currentChange = statement;
-                flushAll();
+                rows.flushAll();
                 opened = true;
                 String key = source.position() + "#" + index;
                 if (implicitlyCommittedDdl.contains(key)) {
@@ -264,7 +213,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                         // It may have created or dropped a foreign key or a trigger, even when it failed part-way: every
                         // applier reads the order groups again before its next row (a statement is a barrier: later
                         // transactions start after its commit).
-                        DDL_RUN.incrementAndGet();
+                        RowBatches.ddlRan();
                     }
                     checks.statementRan();
                     if (result != null && result.skipped()) {
@@ -301,7 +250,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     /** The source transaction's rows are all applied: the next one starts with the checks the target has by default. */
     private void endSourceTransaction(Connection c) throws SQLException {
         if (checks.resetAtEndPending()) {
-            flushAll();
+            rows.flushAll();
         }
         checks.endOfSourceTransaction(c);
     }
@@ -334,22 +283,11 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         return new TargetRefusedException(positionOf(source), object, TargetErrorPolicy.classify(e), e);
     }
 
-    /** Forgets the rows batched but not sent; the rollback that follows decides what the target keeps. */
-    private void discardPendingBatch() {
-        for (PendingBatch batch : batches) {
-            batch.rows.clear();
-            if (batch.statement != null) {
-                // the connection may be gone: the caller's rollback (or the reopened connection) settles it
-                SqlCleanup.quietly(batch.statement::clearBatch);
-            }
-        }
-        forgetBatches();
-    }
 
     /** Rolls the transaction back to its savepoint and carries on without it; rethrows when that fails. */
     private void skip(Connection c, Savepoint savepoint, TargetRefusedException refused, ApplyContext context)
             throws TargetRefusedException {
-        discardPendingBatch();
+        rows.discard();
         try {
             c.rollback(savepoint);
         } catch (SQLException rollbackFailed) {
@@ -408,10 +346,9 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         switch (row.kind()) {
             case INSERT -> {
                 RowSql sql = sql(table, RowChange.Kind.INSERT, writable(table, row.after().columns()));
-                PendingBatch batch = batchFor(c, table);
-                PreparedStatement ps = statementFor(sql, batch);
+                PreparedStatement ps = rows.statementFor(c, table, sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.after(), row, source);
-                recordBound(batch, sql, false, source, row);
+                rows.bound(sql, false, source, row);
             }
             case UPDATE -> {
                 RowImage afterImage = resolvePartialJson(c, table, row, source);
@@ -423,19 +360,17 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                     return; // only generated columns changed: the target recomputes them from the other columns
                 }
                 RowSql sql = sql(table, RowChange.Kind.UPDATE, set);
-                PendingBatch batch = batchFor(c, table);
-                PreparedStatement ps = statementFor(sql, batch);
+                PreparedStatement ps = rows.statementFor(c, table, sql);
                 bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
                 bindImage(ps, set.size() + 1, sql.parameters(), set.size(), sql.parameters().size(), row.before(), row,
                         source);
-                recordBound(batch, sql, true, source, row);
+                rows.bound(sql, true, source, row);
             }
             case DELETE -> {
                 RowSql sql = sql(table, RowChange.Kind.DELETE, List.of());
-                PendingBatch batch = batchFor(c, table);
-                PreparedStatement ps = statementFor(sql, batch);
+                PreparedStatement ps = rows.statementFor(c, table, sql);
                 bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.before(), row, source);
-                recordBound(batch, sql, true, source, row);
+                rows.bound(sql, true, source, row);
             }
         }
     }
@@ -452,7 +387,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
             if (!(after.values()[i] instanceof PartialJsonValue partial)) {
                 continue;
             }
-            flushAll(); // the row may have been changed by a batched statement of this transaction
+            rows.flushAll(); // the row may have been changed by a batched statement of this transaction
             String column = after.columns().get(i);
             RowSql select = target.dialect().select(table, List.of(column));
             String document;
@@ -460,14 +395,14 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 bindImage(ps, 1, select.parameters(), 0, select.parameters().size(), row.before(), row, source);
                 try (java.sql.ResultSet rs = ps.executeQuery()) {
                     if (!rs.next()) {
-                        throw new TargetMismatchException(describe(row, select, source) + ": the row holding the JSON "
+                        throw new TargetMismatchException(RowBatches.describe(row, select, source) + ": the row holding the JSON "
                                 + "document for a partial update is not on the target");
                     }
                     document = rs.getString(1);
                 }
             }
             if (document == null) {
-                throw new TargetMismatchException(describe(row, select, source) + ": column " + column
+                throw new TargetMismatchException(RowBatches.describe(row, select, source) + ": column " + column
                         + " is NULL on the target, so the partial JSON update has no document to change");
             }
             if (values == null) {
@@ -552,6 +487,16 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
     }
 
+    /** The statement for {@code sql} on the open connection, from the statement cache (prepared on first use). */
+    private PreparedStatement preparedStatement(String sql) throws SQLException {
+        PreparedStatement ps = statements.get(sql);
+        if (ps == null) {
+            ps = connection.prepareStatement(sql);
+            statements.put(sql, ps);
+        }
+        return ps;
+    }
+
     /** The checkpoint upsert, prepared once per connection and kept with the row statements (closed with them). */
     private PreparedStatement checkpointStatement(Connection c) throws SQLException {
         String sql = target.checkpointTable().upsertSql();
@@ -563,246 +508,12 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         return ps;
     }
 
-    /**
-     * The batch of the table's order group, reading the groups first when DDL ran since they were read (or the
-     * connection is new). Rows pending under the old groups are flushed before the groups change.
-     */
-    private PendingBatch batchFor(Connection c, TargetTable table) throws SQLException {
-        if (!GROUP_BATCHES) {
-            return batchOfGroup(OrderGroups.SHARED);
-        }
-        long ddlRun = DDL_RUN.get();
-        if (orderGroupsRead != ddlRun) {
-            flushAll();
-            forgetBatches();
-            oneGroup = false;
-            orderGroups = readOrderGroups(c);
-            orderGroupsRead = ddlRun;
-        }
-        PendingBatch batch = batchOfTable.get(table);
-        if (batch != null) {
-            return batch;
-        }
-        Object group = oneGroup || orderGroups == null ? OrderGroups.SHARED
-                : orderGroups.groupOf(table.schema(), table.name());
-        if (group == OrderGroups.SHARED && !oneGroup) {
-            // A table with a trigger (or a view...) may write any table: from here on, one batch in source order, as
-            // without groups; what the tables met so far batched runs first (it all precedes this row).
-            flushAll();
-            forgetBatches();
-            oneGroup = true;
-        }
-        batch = batchOfGroup(group);
-        batchOfTable.put(table, batch);
-        return batch;
-    }
-
-    private PendingBatch batchOfGroup(Object group) {
-        PendingBatch batch = batchOfGroup.get(group);
-        if (batch == null) {
-            batch = new PendingBatch();
-            batchOfGroup.put(group, batch);
-            batches.add(batch);
-        }
-        return batch;
-    }
-
-    /**
-     * The target's order groups, or null (one group for every table) when its catalog cannot say. On PostgreSQL a
-     * failed query aborts the open transaction, so the read runs under a savepoint there.
-     */
-    private OrderGroups readOrderGroups(Connection c) throws SQLException {
-        boolean postgres = target.dialect().kind() == Dialect.Kind.POSTGRESQL;
-        Savepoint before = postgres ? c.setSavepoint() : null;
-        try {
-            OrderGroups read = OrderGroups.read(c, target.dialect().kind());
-            if (before != null) {
-                c.releaseSavepoint(before);
-            }
-            return read;
-        } catch (SQLException e) {
-            if (TargetErrorPolicy.classify(e).errorClass() == TargetErrorClass.CONNECTION) {
-                throw e;
-            }
-            if (before != null) {
-                c.rollback(before);
-            }
-            if (!orderGroupsUnreadableLogged) {
-                LOG.warn("worker {}: could not read the target's foreign keys and triggers ({}); rows of all tables are "
-                        + "batched as one group, in source order", workerId, e.toString());
-                orderGroupsUnreadableLogged = true;
-            }
-            return null;
-        }
-    }
-
-    /** Drops the batches of the groups met (none may hold rows: flushed or discarded before). */
-    private void forgetBatches() {
-        batchOfTable.clear();
-        batchOfGroup.clear();
-        batches.clear();
-    }
-
-    /** Whether a batch's statement is this one: the statement cache must not close it under the batch. */
-    private boolean isBatchStatement(PreparedStatement ps) {
-        for (PendingBatch batch : batches) {
-            if (batch.statement == ps) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private PreparedStatement statementFor(RowSql sql, PendingBatch batch) throws SQLException {
-        if (sql.sql().equals(batch.sql)) {
-            if (!batch.rows.isEmpty()) {
-                batch.statement.addBatch(); // the previous row's parameters, before this row's are bound
-            }
-            return batch.statement;
-        }
-        flush(batch);
-        PreparedStatement ps = statements.get(sql.sql());
-        if (ps == null) {
-            ps = connection.prepareStatement(sql.sql());
-            statements.put(sql.sql(), ps);
-        }
-        batch.statement = ps;
-        batch.sql = sql.sql();
-        return ps;
-    }
-
-    /**
-     * Records the row just bound to its batch's statement. The row stays bound, not added to the JDBC batch, until the
-     * next row for the same statement comes (see {@link #statementFor}) or the flush: a lone row then runs as a plain
-     * execution, which a server-side prepared statement runs more cheaply than a bulk execution of one row.
-     */
-    private void recordBound(PendingBatch batch, RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row) {
-        if (batch.rows.isEmpty()) {
-            batch.firstRow = ++rowsBound;
-        }
-        batch.rows.add(new PendingRow(row, sql, source, mustMatch));
-    }
-
-    /**
-     * Executes every group's pending batch, the one whose rows began first first (a failure then most likely names the
-     * earliest transaction that fails), and checks that every UPDATE and DELETE found its row.
-     */
-    private void flushAll() throws SQLException {
-        PendingBatch only = null;
-        int pending = 0;
-        for (PendingBatch batch : batches) {
-            if (!batch.rows.isEmpty()) {
-                only = batch;
-                pending++;
-            }
-        }
-        if (pending == 1) {
-            flush(only);
-        } else if (pending > 1) {
-            List<PendingBatch> ordered = new ArrayList<>(pending);
-            for (PendingBatch batch : batches) {
-                if (!batch.rows.isEmpty()) {
-                    ordered.add(batch);
-                }
-            }
-            ordered.sort(java.util.Comparator.comparingLong(b -> b.firstRow));
-            for (PendingBatch batch : ordered) {
-                flush(batch);
-            }
-        }
-    }
-
-    /** Executes one group's pending JDBC batch and checks that every UPDATE and DELETE found its row. */
-    private void flush(PendingBatch batch) throws SQLException {
-        PreparedStatement current = batch.statement;
-        if (current == null || batch.rows.isEmpty()) {
-            return;
-        }
-        int[] counts;
-        List<PendingRow> rows = new ArrayList<>(batch.rows);
-        batch.rows.clear();
-        try {
-            if (rows.size() == 1) {
-                counts = new int[] {current.executeUpdate()};
-            } else {
-                current.addBatch();
-                counts = current.executeBatch();
-            }
-        } catch (SQLException e) {
-            PendingRow failed = failedRow(e, rows);
-            String position = failed != null ? positionOf(failed.source()) : positionRange(rows);
-            throw new TargetRefusedException(position, rows.get(0).table(), TargetErrorPolicy.classify(e), e);
-        } finally {
-            current.clearBatch();
-        }
-        for (int i = 0; i < counts.length && i < rows.size(); i++) {
-            PendingRow row = rows.get(i);
-            if (row.mustMatch() && counts[i] == Statement.SUCCESS_NO_INFO) {
-                // A driver batching UPDATE/DELETE without per-row counts (MariaDB's bulk protocol, useBulkStmts=true
-                // in the URL) cannot tell a row that matched nothing: refuse rather than go on blind.
-                TargetMismatchException blind = new TargetMismatchException(row.description() + ": the target's driver "
-                        + "reported no row count for this UPDATE/DELETE (SUCCESS_NO_INFO), so a row that diverged would go "
-                        + "unnoticed; do not set useBulkStmts=true in the target URL", false);
-                throw new TargetRefusedException(positionOf(row.source()), row.table(),
-                        TargetErrorPolicy.classify(blind), blind);
-            }
-            if (row.mustMatch() && counts[i] == 0) {
-                TargetMismatchException diverged = new TargetMismatchException(row.description() + " matched no row on "
-                        + "the target: the target diverged from the source", true);
-                throw new TargetRefusedException(positionOf(row.source()), row.table(),
-                        TargetErrorPolicy.classify(diverged), diverged);
-            }
-        }
-    }
-
-    /**
-     * The row of a JDBC batch that failed, when the driver tells: the first one marked failed, or the one after the
-     * counts it returned (drivers that stop at the first failure); else, when every row is of one transaction, any.
-     */
-    private static PendingRow failedRow(SQLException e, List<PendingRow> rows) {
-        if (e instanceof BatchUpdateException b && b.getUpdateCounts() != null) {
-            int[] counts = b.getUpdateCounts();
-            for (int i = 0; i < counts.length && i < rows.size(); i++) {
-                if (counts[i] == Statement.EXECUTE_FAILED) {
-                    return rows.get(i);
-                }
-            }
-            if (counts.length < rows.size()) {
-                return rows.get(counts.length);
-            }
-        }
-        SourceTransaction first = rows.get(0).source();
-        for (PendingRow r : rows) {
-            if (r.source() != first) {
-                return null;
-            }
-        }
-        return rows.get(0);
-    }
-
-    /** "one of the transactions from A to B", for a failure the driver does not pin to a row. */
-    private static String positionRange(List<PendingRow> rows) {
-        return "one of the transactions from " + positionOf(rows.get(0).source()) + " to "
-                + positionOf(rows.get(rows.size() - 1).source());
-    }
-
-    private static String describe(RowChange row, RowSql sql, SourceTransaction source) {
-        StringBuilder key = new StringBuilder();
-        for (TargetColumn c : sql.keyColumns()) {
-            int at = row.before().indexOf(c.name());
-            Object v = at < 0 ? "?" : row.before().values()[at];
-            String shown = v instanceof byte[] b ? "byte[" + b.length + "]" : String.valueOf(v);
-            key.append(key.isEmpty() ? "" : ", ").append(c.name()).append('=')
-                    .append(shown.length() > 40 ? shown.substring(0, 37) + "..." : shown);
-        }
-        return row.kind() + " of " + row.table() + " (" + key + ") at " + source.position();
-    }
 
     @Override
     public void commit(Batch<SourceTransaction> batch, Checkpoint checkpoint) throws Exception {
         try {
             Connection c = connection();
-            flushAll();
+            rows.flushAll();
             target.checkpointTable().write(checkpointStatement(c),
                     CheckpointRows.toRow(target.pipeline(), checkpoint, Instant.now()));
             try {
@@ -882,7 +593,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     @Override
     public void rollback(Batch<SourceTransaction> batch) throws Exception {
         skippedInBatch.clear();
-        discardPendingBatch();
+        rows.discard();
         appliedSinceCommit = 0;
         triggersNotCreatedInBatch = 0;
         definitionsNotTranslatedInBatch = 0;
@@ -1026,16 +737,13 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
 
         statements.clear();
-        for (PendingBatch batch : batches) {
-            batch.statement = null;
-            batch.sql = null;
-        }
+        rows.statementsClosed();
     }
 
     private void closeConnection() {
         closeStatements();
         sqlCache.clear();
-        orderGroupsRead = -1; // a new session reads them again (the target may have changed meanwhile)
+        rows.connectionClosed();
         checks.connectionClosed();
         if (connection != null) {
             SqlCleanup.quietly(connection::close); // it may be broken

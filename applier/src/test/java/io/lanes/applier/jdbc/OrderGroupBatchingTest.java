@@ -232,7 +232,7 @@ class OrderGroupBatchingTest {
                         RowChange.update(b, image(i, "old"), image(i, "new" + i))));
             }
             int executions = h.applyBlock(block);
-            assertEquals(JdbcApplier.GROUP_BATCHES ? 2 : 40, executions,
+            assertEquals(RowBatches.GROUP_BATCHES ? 2 : 40, executions,
                     "20 INSERTs of a and 20 UPDATEs of b, alternating");
             List<String> expectedA = new ArrayList<>();
             List<String> expectedB = new ArrayList<>();
@@ -321,7 +321,7 @@ class OrderGroupBatchingTest {
         assertEquals(List.of("1|u12"), h.rows("u", "id"));
         // p and c share a group: each of their changes needs another statement than the one before (one execution
         // each); the 12 UPDATEs of u are one batch.
-        assertEquals(JdbcApplier.GROUP_BATCHES ? 13 : 24, executions);
+        assertEquals(RowBatches.GROUP_BATCHES ? 13 : 24, executions);
     }
 
     /**
