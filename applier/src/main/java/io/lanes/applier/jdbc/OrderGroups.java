@@ -31,7 +31,8 @@ import java.util.Set;
  * others than Lanes (an operator's new trigger or foreign key) are seen once the applier reads the catalog again: after
  * its connection is reopened or after any DDL Lanes applies.
  *
- * <p>Immutable after {@link #read}; thread-safe.
+ * <p>Not thread-safe: each applier reads its own and asks it on its worker's thread only (a lookup shortens the
+ * union-find paths it walks).
  */
 final class OrderGroups {
     /** The group of an uncertain table (and of every table once one was met): one for all of them. */
@@ -102,14 +103,15 @@ final class OrderGroups {
         return uncertainRoots.contains(root) ? SHARED : root;
     }
 
+    /** The root of {@code n}'s component; iterative (a chain of foreign keys may be long), compressing the path. */
     private Name root(Name n) {
-        Name p = parent.get(n);
-        if (p == null) {
-            return n;
+        Name r = n;
+        for (Name p; (p = parent.get(r)) != null; ) {
+            r = p;
         }
-        Name r = root(p);
-        if (r != p) {
-            parent.put(n, r);
+        for (Name at = n, next; !at.equals(r); at = next) {
+            next = parent.get(at);
+            parent.put(at, r);
         }
         return r;
     }
