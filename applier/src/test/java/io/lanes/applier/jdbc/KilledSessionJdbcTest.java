@@ -9,6 +9,7 @@ import io.lanes.applier.RowImage;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.TableRef;
 import io.lanes.applier.checkpoint.JdbcCheckpointTable;
+import io.lanes.applier.testing.TestApplyContext;
 import io.lanes.applier.testing.TestTarget;
 import io.lanes.core.Applier;
 import io.lanes.core.ApplyContext;
@@ -98,33 +99,9 @@ class KilledSessionJdbcTest {
         }
     }
 
+    /** The one transaction of a batch of its own (sequence 1), at the given attempt. */
     private static ApplyContext context(int attempt) {
-        return new ApplyContext() {
-            @Override
-            public int workerId() {
-                return 0;
-            }
-
-            @Override
-            public long sequence() {
-                return 1;
-            }
-
-            @Override
-            public int attempt() {
-                return attempt;
-            }
-
-            @Override
-            public boolean endOfBatch() {
-                return true;
-            }
-
-            @Override
-            public int indexInBatch() {
-                return 0;
-            }
-        };
+        return new TestApplyContext(1, attempt, 0, true);
     }
 
     /** Ends the session from another connection, as an operator or a failover would, and waits until it is gone. */

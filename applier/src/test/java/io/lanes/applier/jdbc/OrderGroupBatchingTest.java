@@ -10,6 +10,7 @@ import io.lanes.applier.RowImage;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.TableRef;
 import io.lanes.applier.checkpoint.JdbcCheckpointTable;
+import io.lanes.applier.testing.TestApplyContext;
 import io.lanes.applier.testing.TestTarget;
 import io.lanes.core.Applier;
 import io.lanes.core.ApplyContext;
@@ -172,32 +173,7 @@ class OrderGroupBatchingTest {
     }
 
     static ApplyContext context(long sequence, int index, boolean last) {
-        return new ApplyContext() {
-            @Override
-            public int workerId() {
-                return 0;
-            }
-
-            @Override
-            public long sequence() {
-                return sequence;
-            }
-
-            @Override
-            public int attempt() {
-                return 0;
-            }
-
-            @Override
-            public boolean endOfBatch() {
-                return last;
-            }
-
-            @Override
-            public int indexInBatch() {
-                return index;
-            }
-        };
+        return new TestApplyContext(sequence, 0, index, last);
     }
 
     static SourceTransaction txn(String position, Change... changes) {
