@@ -175,6 +175,59 @@ public abstract class AbstractDialect implements Dialect {
                 key.columns());
     }
 
+    /**
+     * {@code UPDATE t SET c = CASE k WHEN ? THEN ? .. ELSE c END, .. WHERE k IN (?, ..)} (a key of several columns:
+     * {@code CASE WHEN k1 = ? AND k2 = ? THEN ?} and {@code (k1 = ? AND k2 = ?) OR ..}), in the parameter order of
+     * {@link #updateRows}; for the dialects whose driver types every parameter the way the column takes it.
+     */
+    protected final String caseUpdate(TargetTable table, List<TargetColumn> setColumns, List<TargetColumn> key, int rows) {
+        StringBuilder sql = new StringBuilder("UPDATE ").append(qualify(table.schema(), table.name())).append(" SET ");
+        String keyCondition = keyCondition(key);
+        for (int c = 0; c < setColumns.size(); c++) {
+            String column = quoteIdentifier(setColumns.get(c).name());
+            sql.append(c == 0 ? "" : ", ").append(column).append(" = CASE");
+            if (key.size() == 1) {
+                sql.append(' ').append(quoteIdentifier(key.get(0).name()));
+                sql.append(" WHEN ? THEN ?".repeat(rows));
+            } else {
+                for (int r = 0; r < rows; r++) {
+                    sql.append(" WHEN ").append(keyCondition).append(" THEN ?");
+                }
+            }
+            // ELSE: a row the WHERE clause matched and no WHEN did (none can) keeps its value rather than NULL.
+            sql.append(" ELSE ").append(column).append(" END");
+        }
+        return sql.append(" WHERE ").append(keyList(key, keyCondition, rows)).toString();
+    }
+
+    /** {@code DELETE FROM t WHERE k IN (?, ..)} (or the conditions of a key of several columns joined by OR). */
+    protected final String keyListDelete(TargetTable table, List<TargetColumn> key, int rows) {
+        return "DELETE FROM " + qualify(table.schema(), table.name()) + " WHERE "
+                + keyList(key, keyCondition(key), rows);
+    }
+
+    /** {@code k1 = ? AND k2 = ?} over the key's columns (NOT NULL: a real key). */
+    private String keyCondition(List<TargetColumn> key) {
+        StringBuilder condition = new StringBuilder();
+        for (TargetColumn c : key) {
+            condition.append(condition.isEmpty() ? "" : " AND ").append(quoteIdentifier(c.name())).append(" = ?");
+        }
+        return condition.toString();
+    }
+
+    private String keyList(List<TargetColumn> key, String keyCondition, int rows) {
+        StringBuilder sql = new StringBuilder();
+        if (key.size() == 1) {
+            sql.append(quoteIdentifier(key.get(0).name())).append(" IN (");
+            appendPlaceholders(sql, rows);
+            return sql.append(')').toString();
+        }
+        for (int r = 0; r < rows; r++) {
+            sql.append(r == 0 ? "(" : " OR (").append(keyCondition).append(')');
+        }
+        return sql.toString();
+    }
+
     @Override
     public RowSql select(TargetTable table, List<String> columns) {
         RowKey key = rowKey(table);

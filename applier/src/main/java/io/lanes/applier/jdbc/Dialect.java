@@ -103,6 +103,26 @@ public interface Dialect {
     RowSql update(TargetTable table, List<String> setColumns);
 
     /**
+     * One statement that updates {@code rows} rows found by their key, each to its own values, or {@code null} when
+     * this dialect has none (the rows then go one statement each). Parameters: for each of {@code setColumns}, for each
+     * row, the row's {@code key} values then its value of that column; then, for each row, its key values. Columns not
+     * set keep their values. Its update count is the number of rows it matched (MySQL's found rows); the caller lists
+     * distinct keys of a real key ({@link TargetTable.KeyKind#PRIMARY} or {@link TargetTable.KeyKind#UNIQUE_NOT_NULL})
+     * and rows whose order among themselves does not matter.
+     */
+    default String updateRows(TargetTable table, List<TargetColumn> setColumns, List<TargetColumn> key, int rows) {
+        return null;
+    }
+
+    /**
+     * One statement that deletes {@code rows} rows found by their key, or {@code null} when this dialect has none.
+     * Parameters: for each row its {@code key} values. Its update count is the number of rows deleted.
+     */
+    default String deleteRows(TargetTable table, List<TargetColumn> key, int rows) {
+        return null;
+    }
+
+    /**
      * {@code SELECT c1, .. FROM t WHERE <row key>}: reads columns of one row (the JSON document a partial JSON update
      * changes). Parameters are the row key's before-image values.
      */

@@ -124,14 +124,16 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
 
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
-                if (size() > cacheSize && !rows.holds(eldest.getValue())) {
+                if (size() > cacheSize) {
                     SqlCleanup.quietly(eldest.getValue()::close);
                     return true;
                 }
                 return false;
             }
         };
-        this.rows = new RowBatches(target, workerId, this::preparedStatement);
+        this.rows = new RowBatches(target, workerId, this::preparedStatement,
+                (ps, first, columns, image, row, source) -> bindImage(ps, first, columns, 0, columns.size(), image, row,
+                        source));
     }
 
     @Override
@@ -346,9 +348,7 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         switch (row.kind()) {
             case INSERT -> {
                 RowSql sql = sql(table, RowChange.Kind.INSERT, writable(table, row.after().columns()));
-                PreparedStatement ps = rows.statementFor(c, table, sql);
-                bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.after(), row, source);
-                rows.bound(sql, false, source, row);
+                rows.add(c, table, sql, false, source, row);
             }
             case UPDATE -> {
                 RowImage afterImage = resolvePartialJson(c, table, row, source);
@@ -359,18 +359,10 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 if (set.isEmpty()) {
                     return; // only generated columns changed: the target recomputes them from the other columns
                 }
-                RowSql sql = sql(table, RowChange.Kind.UPDATE, set);
-                PreparedStatement ps = rows.statementFor(c, table, sql);
-                bindImage(ps, 1, sql.parameters(), 0, set.size(), row.after(), row, source);
-                bindImage(ps, set.size() + 1, sql.parameters(), set.size(), sql.parameters().size(), row.before(), row,
-                        source);
-                rows.bound(sql, true, source, row);
+                rows.add(c, table, sql(table, RowChange.Kind.UPDATE, set), true, source, row);
             }
             case DELETE -> {
-                RowSql sql = sql(table, RowChange.Kind.DELETE, List.of());
-                PreparedStatement ps = rows.statementFor(c, table, sql);
-                bindImage(ps, 1, sql.parameters(), 0, sql.parameters().size(), row.before(), row, source);
-                rows.bound(sql, true, source, row);
+                rows.add(c, table, sql(table, RowChange.Kind.DELETE, List.of()), true, source, row);
             }
         }
     }
@@ -737,7 +729,6 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         }
 
         statements.clear();
-        rows.statementsClosed();
     }
 
     private void closeConnection() {

@@ -52,6 +52,8 @@ final class OrderGroups {
 
     /** Union-find over the tables the catalog relates; a table absent here is related to nothing. */
     private final Map<Name, Name> parent = new HashMap<>();
+    /** Tables with a foreign key to themselves (a row's parent is a row of the same table). */
+    private final Set<Name> selfReferring = new HashSet<>();
     /** Roots of the components that hold an uncertain table. */
     private final Set<Name> uncertainRoots = new HashSet<>();
 
@@ -78,7 +80,11 @@ final class OrderGroups {
                             // A foreign key whose parent the catalog does not name: its child's order is not known.
                             uncertain.add(child);
                         } else {
-                            g.union(child, Name.of(parentSchema, parentTable));
+                            Name parentName = Name.of(parentSchema, parentTable);
+                            if (parentName.equals(child)) {
+                                g.selfReferring.add(child);
+                            }
+                            g.union(child, parentName);
                         }
                     }
                 }
@@ -101,6 +107,14 @@ final class OrderGroups {
     Object groupOf(String schema, String table) {
         Name root = root(Name.of(schema, table));
         return uncertainRoots.contains(root) ? SHARED : root;
+    }
+
+    /**
+     * Whether a foreign key of the table refers to the table itself: deleting several of its rows in one statement
+     * would check them in the target's order, not the source's.
+     */
+    boolean refersToItself(String schema, String table) {
+        return selfReferring.contains(Name.of(schema, table));
     }
 
     /** The root of {@code n}'s component; iterative (a chain of foreign keys may be long), compressing the path. */

@@ -1,6 +1,7 @@
 package io.lanes.applier.jdbc;
 
 import io.lanes.applier.RowChange;
+import io.lanes.applier.RowImage;
 import io.lanes.applier.SourceTransaction;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
@@ -10,20 +11,30 @@ import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The rows a {@link JdbcApplier} has bound and not yet sent: one JDBC batch per order group of target tables
- * ({@link OrderGroups}; docs/batching.md). Within a group rows run in source order, the group's batch being executed
- * whenever its next row needs another statement; {@link #flushAll} executes every group's batch, the one whose rows
- * began first first, and is called by the applier wherever order across groups could be observed. Each executed batch
- * is checked: an UPDATE or DELETE that matched no row is a {@link TargetMismatchException} naming its own transaction.
+ * The rows a {@link JdbcApplier} has taken and not yet sent: one JDBC batch per order group of target tables
+ * ({@link OrderGroups}; docs/batching.md). Within a group rows run in source order, the group's pending run of rows
+ * being executed whenever its next row needs another statement; {@link #flushAll} executes every group's run, the one
+ * whose rows began first first, and is called by the applier wherever order across groups could be observed. Each
+ * executed statement is checked: an UPDATE or DELETE that matched no row is a {@link TargetMismatchException} naming
+ * its own transaction.
  *
- * <p>Use: {@link #statementFor} gives the statement to bind a row's values to, {@link #bound} records the row once they
- * are bound. Threads: owned by its applier's worker thread; only the DDL counter is shared.
+ * <p>A run of UPDATEs (or DELETEs) of one table whose order among themselves cannot show in the result (see
+ * {@link #reorderable}) is applied by its net change: an UPDATE of a row that a later UPDATE of the run overwrites is
+ * dropped (a counter row updated by every transaction of a block costs one statement), and where the dialect has one
+ * ({@link Dialect#updateRows}, MySQL and MariaDB) rows go by many per statement, which the target parses, plans and
+ * locks once instead of once per row. Such a statement counts the rows it matched; anything unexpected (fewer rows,
+ * an error that is not the connection's or a lock's) runs the same rows again one statement each, in source order,
+ * so that a diverged row or a refused value is named exactly as without it.
+ *
+ * <p>Use: {@link #add} each row with its statement; values are bound when the run is executed. Threads: owned by its
+ * applier's worker thread; only the DDL counter is shared.
  */
 final class RowBatches {
     private static final Logger LOG = LoggerFactory.getLogger(JdbcApplier.class);
@@ -33,11 +44,17 @@ final class RowBatches {
         PreparedStatement prepared(String sql) throws SQLException;
     }
 
-    /** A row in the current JDBC batch: what it was (null for an INSERT), its transaction and its table. */
+    /** Binds the values of {@code columns}, read from {@code image}, to parameters from {@code firstIndex} on. */
+    interface RowBinder {
+        void bind(PreparedStatement ps, int firstIndex, List<TargetColumn> columns, RowImage image, RowChange row,
+                SourceTransaction source) throws SQLException;
+    }
+
+    /** A row of a pending run: the change, its statement, its transaction, whether it must match a row. */
     private record PendingRow(RowChange row, RowSql sql, SourceTransaction source, boolean mustMatch) {
         /** What the row was, for messages: built only on failure (it formats key values). */
         String description() {
-            return mustMatch ? describe(row, sql, source) : null;
+            return describe(row, sql, source);
         }
 
         String table() {
@@ -46,14 +63,15 @@ final class RowBatches {
     }
 
     /**
-     * The rows bound to one order group's statement and not yet executed: the group's JDBC batch. Owned by the worker's
+     * The rows taken for one order group and not yet executed: a run of rows of one statement. Owned by the worker's
      * thread, like the applier.
      */
     private static final class PendingBatch {
-        /** The group's current statement (the one its last row was bound to), or null. */
-        PreparedStatement statement;
-        String sql;
-        /** For each row of the batch: what it was, for the error message when it matches no row. */
+        /** The statement of the run's rows, and their table; null before the first row. */
+        RowSql sql;
+        TargetTable table;
+        /** Whether rows of the group may be applied in another order than the source's (no trigger, view...). */
+        boolean reorderable;
         final List<PendingRow> rows = new ArrayList<>();
         /** The applier-wide number of the batch's oldest row: every group is flushed in the order its rows began. */
         long firstRow;
@@ -66,6 +84,22 @@ final class RowBatches {
     static final boolean GROUP_BATCHES = !"false".equalsIgnoreCase(System.getProperty("lanes.jdbc.group-batches"));
 
     /**
+     * Whether runs of UPDATEs and DELETEs go as one statement per many rows where the dialect can
+     * ({@code -Dlanes.jdbc.multi-row=false} switches it off, for measurement; net-change dropping stays).
+     */
+    static final boolean MULTI_ROW = !"false".equalsIgnoreCase(System.getProperty("lanes.jdbc.multi-row"));
+
+    /**
+     * Rows per multi-row statement, largest first: a run is cut greedily into these sizes (the rest one row per
+     * statement), so that each table needs a few prepared statements, not one per run length. 128 stays under MySQL's
+     * {@code eq_range_index_dive_limit} (200), beyond which the IN list is planned by statistics.
+     */
+    private static final int[] ROWS_PER_STATEMENT = {128, 32, 8, 4};
+
+    /** Placeholders one statement may carry (MySQL's protocol counts them in 16 bits), with room to spare. */
+    private static final int MAX_PARAMETERS = 60_000;
+
+    /**
      * Counts the DDL statements run by any applier of this JVM: a foreign key or trigger a statement created (on any
      * worker, through any pipeline into the same target) changes the order groups, which each applier then reads again
      * before its next row. JVM-wide rather than per target: one statement costs every applier one catalog read.
@@ -75,6 +109,7 @@ final class RowBatches {
     private final JdbcTarget target;
     private final int workerId;
     private final StatementSource statements;
+    private final RowBinder binder;
     /** The order groups of the target, as read on this connection; null: one group (the catalog could not tell). */
     private OrderGroups orderGroups;
     /** {@link #DDL_RUN} when {@link #orderGroups} was read; -1: to be read (no connection read them yet). */
@@ -85,17 +120,20 @@ final class RowBatches {
     private final Map<TargetTable, PendingBatch> batchOfTable = new HashMap<>();
     private final Map<Object, PendingBatch> batchOfGroup = new HashMap<>();
     private final List<PendingBatch> batches = new ArrayList<>();
-    /** Numbers the rows bound, for {@link PendingBatch#firstRow}. */
+    /** Per statement (the applier caches one object per statement), whether its runs may be reordered: see {@link #reorderable}. */
+    private final Map<RowSql, Boolean> reorderableSql = new IdentityHashMap<>();
+    /** Numbers the rows taken, for {@link PendingBatch#firstRow}. */
     private long rowsBound;
     /** Whether reading the order groups failed once on this applier (logged once; one group is used then). */
     private boolean orderGroupsUnreadableLogged;
-    /** The batch {@link #statementFor} chose last, which {@link #bound} records the row in. */
-    private PendingBatch chosen;
+    /** Set when a multi-row statement failed where its rows one by one did not: this applier stops using them. */
+    private boolean multiRowRefused;
 
-    RowBatches(JdbcTarget target, int workerId, StatementSource statements) {
+    RowBatches(JdbcTarget target, int workerId, StatementSource statements, RowBinder binder) {
         this.target = target;
         this.workerId = workerId;
         this.statements = statements;
+        this.binder = binder;
     }
 
     /** A DDL statement ran: every applier of this JVM reads the order groups again before its next row. */
@@ -104,37 +142,31 @@ final class RowBatches {
     }
 
     /**
-     * The statement a row of {@code table} is to be bound to: its group's batch's, after that batch ran when its last
-     * row needed another statement. Bind the row's values to it, then call {@link #bound}.
+     * Takes a row of {@code table} with its statement: the group's pending run is executed first when its rows have
+     * another statement. Values are bound when the run is executed.
+     *
+     * @param mustMatch whether the statement must match a row (UPDATE, DELETE): one that matches none is refused
      */
-    PreparedStatement statementFor(Connection c, TargetTable table, RowSql sql) throws SQLException {
-        chosen = batchFor(c, table);
-        return statementFor(sql, chosen);
+    void add(Connection c, TargetTable table, RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row)
+            throws SQLException {
+        PendingBatch batch = batchFor(c, table);
+        if (!batch.rows.isEmpty() && !sql.sql().equals(batch.sql.sql())) {
+            flush(batch);
+        }
+        if (batch.rows.isEmpty()) {
+            batch.firstRow = ++rowsBound;
+            batch.sql = sql;
+            batch.table = table;
+        }
+        batch.rows.add(new PendingRow(row, sql, source, mustMatch));
     }
 
-    /** Records the row whose values were just bound to the statement {@link #statementFor} returned. */
-    void bound(RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row) {
-        recordBound(chosen, sql, mustMatch, source, row);
-    }
-
-    /** Forgets the rows batched but not sent; the rollback that follows decides what the target keeps. */
+    /** Forgets the rows taken but not sent; the rollback that follows decides what the target keeps. */
     void discard() {
         for (PendingBatch batch : batches) {
             batch.rows.clear();
-            if (batch.statement != null) {
-                // the connection may be gone: the caller's rollback (or the reopened connection) settles it
-                SqlCleanup.quietly(batch.statement::clearBatch);
-            }
         }
         forgetBatches();
-    }
-
-    /** The applier closed its statements: no batch holds one any more. */
-    void statementsClosed() {
-        for (PendingBatch batch : batches) {
-            batch.statement = null;
-            batch.sql = null;
-        }
     }
 
     /** The applier's connection closed: a new session reads the groups again (the target may have changed meanwhile). */
@@ -148,7 +180,7 @@ final class RowBatches {
      */
     private PendingBatch batchFor(Connection c, TargetTable table) throws SQLException {
         if (!GROUP_BATCHES) {
-            return batchOfGroup(OrderGroups.SHARED);
+            return batchOfGroup(OrderGroups.SHARED); // never reordered: the behaviour before order groups
         }
         long ddlRun = DDL_RUN.get();
         if (orderGroupsRead != ddlRun) {
@@ -172,6 +204,7 @@ final class RowBatches {
             oneGroup = true;
         }
         batch = batchOfGroup(group);
+        batch.reorderable = group != OrderGroups.SHARED;
         batchOfTable.put(table, batch);
         return batch;
     }
@@ -217,45 +250,10 @@ final class RowBatches {
 
     /** Drops the batches of the groups met (none may hold rows: flushed or discarded before). */
     private void forgetBatches() {
+        reorderableSql.clear(); // a foreign key or index may have come or gone with the groups
         batchOfTable.clear();
         batchOfGroup.clear();
         batches.clear();
-    }
-
-    /** Whether a batch's statement is this one: the statement cache must not close it under the batch. */
-    boolean holds(PreparedStatement ps) {
-        for (PendingBatch batch : batches) {
-            if (batch.statement == ps) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private PreparedStatement statementFor(RowSql sql, PendingBatch batch) throws SQLException {
-        if (sql.sql().equals(batch.sql)) {
-            if (!batch.rows.isEmpty()) {
-                batch.statement.addBatch(); // the previous row's parameters, before this row's are bound
-            }
-            return batch.statement;
-        }
-        flush(batch);
-        PreparedStatement ps = statements.prepared(sql.sql());
-        batch.statement = ps;
-        batch.sql = sql.sql();
-        return ps;
-    }
-
-    /**
-     * Records the row just bound to its batch's statement. The row stays bound, not added to the JDBC batch, until the
-     * next row for the same statement comes (see {@link #statementFor}) or the flush: a lone row then runs as a plain
-     * execution, which a server-side prepared statement runs more cheaply than a bulk execution of one row.
-     */
-    private void recordBound(PendingBatch batch, RowSql sql, boolean mustMatch, SourceTransaction source, RowChange row) {
-        if (batch.rows.isEmpty()) {
-            batch.firstRow = ++rowsBound;
-        }
-        batch.rows.add(new PendingRow(row, sql, source, mustMatch));
     }
 
     /**
@@ -287,63 +285,382 @@ final class RowBatches {
         }
     }
 
-    /** Executes one group's pending JDBC batch and checks that every UPDATE and DELETE found its row. */
+    /** Executes one group's pending run of rows and checks that every UPDATE and DELETE found its row. */
     private void flush(PendingBatch batch) throws SQLException {
-        PreparedStatement current = batch.statement;
-        if (current == null || batch.rows.isEmpty()) {
+        if (batch.rows.isEmpty()) {
             return;
         }
-        int[] counts;
         List<PendingRow> rows = new ArrayList<>(batch.rows);
         batch.rows.clear();
+        RowChange.Kind kind = rows.get(0).row().kind();
+        if (rows.size() > 1 && batch.reorderable && kind != RowChange.Kind.INSERT
+                && reorderable(batch.table, batch.sql, kind)) {
+            executeReordered(batch.table, batch.sql, kind, rows);
+        } else {
+            executeInOrder(batch.sql, rows);
+        }
+    }
+
+    /** Executes rows of one statement in source order: one execution for one row, a JDBC batch for more. */
+    private void executeInOrder(RowSql sql, List<PendingRow> rows) throws SQLException {
+        PreparedStatement ps = statements.prepared(sql.sql());
+        int[] counts;
         try {
-            if (rows.size() == 1) {
-                counts = new int[] {current.executeUpdate()};
-            } else {
-                current.addBatch();
-                counts = current.executeBatch();
+            for (int i = 0; i < rows.size(); i++) {
+                PendingRow row = rows.get(i);
+                try {
+                    bindOne(ps, row);
+                } catch (SQLException | RuntimeException e) {
+                    throw located(e, row);
+                }
+                if (rows.size() > 1) {
+                    ps.addBatch();
+                }
             }
+            counts = rows.size() == 1 ? new int[] {ps.executeUpdate()} : ps.executeBatch();
+        } catch (TargetRefusedException e) {
+            throw e;
         } catch (SQLException e) {
             PendingRow failed = failedRow(e, rows);
             String position = failed != null ? JdbcApplier.positionOf(failed.source()) : positionRange(rows);
             throw new TargetRefusedException(position, rows.get(0).table(), TargetErrorPolicy.classify(e), e);
         } finally {
-            current.clearBatch();
+            SqlCleanup.quietly(ps::clearBatch); // the connection may be gone: the caller's rollback settles it
         }
         for (int i = 0; i < counts.length && i < rows.size(); i++) {
-            PendingRow row = rows.get(i);
-            if (row.mustMatch() && counts[i] == Statement.SUCCESS_NO_INFO) {
-                // A driver batching UPDATE/DELETE without per-row counts (MariaDB's bulk protocol, useBulkStmts=true
-                // in the URL) cannot tell a row that matched nothing: refuse rather than go on blind.
-                TargetMismatchException blind = new TargetMismatchException(row.description() + ": the target's driver "
-                        + "reported no row count for this UPDATE/DELETE (SUCCESS_NO_INFO), so a row that diverged would go "
-                        + "unnoticed; do not set useBulkStmts=true in the target URL", false);
-                throw new TargetRefusedException(JdbcApplier.positionOf(row.source()), row.table(),
-                        TargetErrorPolicy.classify(blind), blind);
-            }
-            if (row.mustMatch() && counts[i] == 0) {
-                TargetMismatchException diverged = new TargetMismatchException(row.description() + " matched no row on "
-                        + "the target: the target diverged from the source", true);
-                throw new TargetRefusedException(JdbcApplier.positionOf(row.source()), row.table(),
-                        TargetErrorPolicy.classify(diverged), diverged);
-            }
+            checkCount(rows.get(i), counts[i]);
         }
     }
 
     /**
-     * The row of a JDBC batch that failed, when the driver tells: the first one marked failed, or the one after the
-     * counts it returned (drivers that stop at the first failure); else, when every row is of one transaction, any.
+     * Executes rows of one statement in source order, one execution each: what a failed multi-row statement falls back
+     * to, so that the row the target refuses is named even where a failed JDBC batch does not say which row failed
+     * (MySQL and MariaDB, whose failed statement leaves the rest of the transaction as it was).
+     */
+    private void executeOneByOne(RowSql sql, List<PendingRow> rows) throws SQLException {
+        PreparedStatement ps = statements.prepared(sql.sql());
+        for (PendingRow row : rows) {
+            int count;
+            try {
+                bindOne(ps, row);
+                count = ps.executeUpdate();
+            } catch (SQLException | RuntimeException e) {
+                throw located(e, row);
+            }
+            checkCount(row, count);
+        }
+    }
+
+    /** Refuses a row whose UPDATE or DELETE matched no row, or whose count the driver did not give. */
+    private static void checkCount(PendingRow row, int count) throws TargetRefusedException {
+        if (row.mustMatch() && count == Statement.SUCCESS_NO_INFO) {
+            // A driver batching UPDATE/DELETE without per-row counts (MariaDB's bulk protocol, useBulkStmts=true in the
+            // URL) cannot tell a row that matched nothing: refuse rather than go on blind.
+            TargetMismatchException blind = new TargetMismatchException(row.description() + ": the target's driver "
+                    + "reported no row count for this UPDATE/DELETE (SUCCESS_NO_INFO), so a row that diverged would go "
+                    + "unnoticed; do not set useBulkStmts=true in the target URL", false);
+            throw new TargetRefusedException(JdbcApplier.positionOf(row.source()), row.table(),
+                    TargetErrorPolicy.classify(blind), blind);
+        }
+        if (row.mustMatch() && count == 0) {
+            TargetMismatchException diverged = new TargetMismatchException(row.description() + " matched no row on "
+                    + "the target: the target diverged from the source", true);
+            throw new TargetRefusedException(JdbcApplier.positionOf(row.source()), row.table(),
+                    TargetErrorPolicy.classify(diverged), diverged);
+        }
+    }
+
+    /** Binds one row to its own one-row statement: INSERT the after image; UPDATE SET after, WHERE before; DELETE before. */
+    private void bindOne(PreparedStatement ps, PendingRow r) throws SQLException {
+        List<TargetColumn> params = r.sql().parameters();
+        switch (r.row().kind()) {
+            case INSERT -> binder.bind(ps, 1, params, r.row().after(), r.row(), r.source());
+            case UPDATE -> {
+                int set = params.size() - r.sql().keyColumns().size();
+                binder.bind(ps, 1, params.subList(0, set), r.row().after(), r.row(), r.source());
+                binder.bind(ps, set + 1, params.subList(set, params.size()), r.row().before(), r.row(), r.source());
+            }
+            case DELETE -> binder.bind(ps, 1, params, r.row().before(), r.row(), r.source());
+        }
+    }
+
+    /** A failure binding or executing {@code row}'s statement, as a refusal naming its own transaction. */
+    private static TargetRefusedException located(Exception e, PendingRow row) {
+        return e instanceof TargetRefusedException refused ? refused
+                : new TargetRefusedException(JdbcApplier.positionOf(row.source()), row.table(),
+                        TargetErrorPolicy.classify(e), e);
+    }
+
+    /**
+     * Whether a run of {@code sql}'s rows gives the same result in any order, each row's changes staying in source
+     * order: the rows are found by a real key (primary key or NOT NULL unique index: distinct keys are distinct rows);
+     * an UPDATE sets no column of any key or unique index (no row can take a value another row of the run still holds
+     * or gives up) and no unique index covers a computed column; a DELETE is of a table no foreign key of its own refers
+     * back to (a parent and its child deleted by one statement would be checked in the target's order). Tables with a
+     * trigger never get here (their group keeps every table in order). Key columns of a floating-point or large-object
+     * type are excluded too: their equality is the target's, not Java's.
+     */
+    private boolean reorderable(TargetTable table, RowSql sql, RowChange.Kind kind) {
+        Boolean known = reorderableSql.get(sql);
+        if (known == null) {
+            known = computeReorderable(table, sql, kind);
+            reorderableSql.put(sql, known);
+        }
+        return known;
+    }
+
+    private boolean computeReorderable(TargetTable table, RowSql sql, RowChange.Kind kind) {
+        TargetTable.RowKey key = table.rowKey();
+        if (key.kind() == TargetTable.KeyKind.ALL_COLUMNS || !key.columns().equals(sql.keyColumns())) {
+            return false;
+        }
+        for (TargetColumn c : key.columns()) {
+            if (c.isLargeObject() || c.jdbcType() == java.sql.Types.FLOAT || c.jdbcType() == java.sql.Types.DOUBLE
+                    || c.jdbcType() == java.sql.Types.REAL) {
+                return false;
+            }
+        }
+        if (kind == RowChange.Kind.DELETE) {
+            return orderGroups != null && !orderGroups.refersToItself(table.schema(), table.name());
+        }
+        java.util.Set<String> keyed = new java.util.HashSet<>(table.primaryKey());
+        for (TargetIndex index : table.uniqueIndexes()) {
+            keyed.addAll(index.columns());
+            for (String name : index.columns()) {
+                TargetColumn c = table.column(name);
+                if (c == null || c.generated()) {
+                    return false;
+                }
+            }
+        }
+        List<TargetColumn> params = sql.parameters();
+        for (TargetColumn set : params.subList(0, params.size() - key.columns().size())) {
+            if (keyed.contains(set.name())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Executes a reorderable run: UPDATEs by their net change (the last UPDATE of each key; it sets the same columns as
+     * the ones it overwrites, all of one statement), then as many rows per statement as the dialect allows, the rest
+     * one statement each.
+     */
+    private void executeReordered(TargetTable table, RowSql sql, RowChange.Kind kind, List<PendingRow> rows)
+            throws SQLException {
+        List<PendingRow> todo = kind == RowChange.Kind.UPDATE ? lastOfEachKey(sql, rows) : rows;
+        if (todo == null) {
+            executeInOrder(sql, rows); // a row lacks a key column: the row's own statement names it
+            return;
+        }
+        int done = 0;
+        if (MULTI_ROW && !multiRowRefused && todo.size() >= ROWS_PER_STATEMENT[ROWS_PER_STATEMENT.length - 1]) {
+            done = executeMultiRow(table, sql, kind, todo);
+        }
+        if (done < todo.size()) {
+            executeInOrder(sql, done == 0 ? todo : todo.subList(done, todo.size()));
+        }
+    }
+
+    /**
+     * The rows of an UPDATE run, each key's last only, in source order; null when a row's before image lacks a key
+     * column. Keys compare as Java values: two keys the target finds equal and Java not (another letter case under a
+     * case-insensitive collation) both stay, and the multi-row statement's count then sends the run one by one.
+     */
+    private static List<PendingRow> lastOfEachKey(RowSql sql, List<PendingRow> rows) {
+        java.util.Set<KeyValues> seen = new java.util.HashSet<>();
+        List<PendingRow> kept = new ArrayList<>(rows.size());
+        for (int i = rows.size() - 1; i >= 0; i--) {
+            PendingRow r = rows.get(i);
+            KeyValues key = KeyValues.of(sql.keyColumns(), r.row().before());
+            if (key == null) {
+                return null;
+            }
+            if (seen.add(key)) {
+                kept.add(r);
+            }
+        }
+        java.util.Collections.reverse(kept);
+        return kept;
+    }
+
+    /** A row's key values, compared by content (byte arrays included). */
+    private record KeyValues(Object[] values) {
+        static KeyValues of(List<TargetColumn> key, RowImage image) {
+            Object[] values = new Object[key.size()];
+            for (int i = 0; i < values.length; i++) {
+                int at = image.indexOf(key.get(i).name());
+                if (at < 0) {
+                    return null;
+                }
+                values[i] = image.values()[at];
+            }
+            return new KeyValues(values);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof KeyValues k && java.util.Arrays.deepEquals(values, k.values);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.deepHashCode(values);
+        }
+    }
+
+    /**
+     * Applies a prefix of {@code rows} by statements of many rows each (sizes {@link #ROWS_PER_STATEMENT}), each
+     * statement's count checked. UPDATE keys are distinct here; a statement that counts fewer rows (keys the target finds
+     * equal) or fails for anything but its connection or a lock sends the whole run one by one (an UPDATE sets the same
+     * values again; a failed statement changed nothing). A DELETE that counts fewer rows is refused: deleting a row
+     * twice, or one the target lacks, is what the rows one by one would refuse too.
+     *
+     * @return how many rows (from the first) were applied: the caller applies the rest one statement each
+     */
+    private int executeMultiRow(TargetTable table, RowSql sql, RowChange.Kind kind, List<PendingRow> rows)
+            throws SQLException {
+        List<TargetColumn> key = sql.keyColumns();
+        List<TargetColumn> params = sql.parameters();
+        List<TargetColumn> set = kind == RowChange.Kind.UPDATE ? params.subList(0, params.size() - key.size()) : List.of();
+        int perRow = kind == RowChange.Kind.UPDATE ? set.size() * (key.size() + 1) + key.size() : key.size();
+        int done = 0;
+        for (int size : ROWS_PER_STATEMENT) {
+            int statementsOfSize = (rows.size() - done) / size;
+            if (statementsOfSize == 0 || (long) size * perRow > MAX_PARAMETERS) {
+                continue;
+            }
+            Dialect d = target.dialect();
+            String text = kind == RowChange.Kind.UPDATE ? d.updateRows(table, set, key, size) : d.deleteRows(table, key, size);
+            if (text == null) {
+                return done;
+            }
+            for (int s = 0; s < statementsOfSize; s++) {
+                List<PendingRow> chunk = rows.subList(done, done + size);
+                int count;
+                PreparedStatement ps = statements.prepared(text);
+                try {
+                    bindMany(ps, kind, set, key, chunk);
+                    count = ps.executeUpdate();
+                } catch (TargetRefusedException e) {
+                    throw e;
+                } catch (SQLException e) {
+                    TargetErrorClass errorClass = TargetErrorPolicy.classify(e).errorClass();
+                    if (errorClass == TargetErrorClass.CONNECTION || errorClass.retryable()) {
+                        throw new TargetRefusedException(positionOf(chunk), chunk.get(0).table(),
+                                TargetErrorPolicy.classify(e), e);
+                    }
+                    // The statement changed nothing: its rows one by one name the row the target refuses, if any.
+                    LOG.debug("worker {}: a statement of {} rows of {} failed ({}); applying them one by one", workerId,
+                            size, table, e.toString());
+                    executeOneByOne(sql, kind == RowChange.Kind.UPDATE ? rows : rows.subList(done, rows.size()));
+                    stopMultiRow(table, size, e);
+                    return rows.size();
+                } catch (RuntimeException e) {
+                    throw new TargetRefusedException(positionOf(chunk), chunk.get(0).table(),
+                            TargetErrorPolicy.classify(e), e);
+                }
+                if (count != size) {
+                    if (kind == RowChange.Kind.DELETE) {
+                        TargetMismatchException diverged = new TargetMismatchException("DELETE of " + chunk.get(0).table()
+                                + ": " + (size - count) + " of the " + size + " rows from " + chunk.get(0).description()
+                                + " to " + chunk.get(size - 1).description() + " matched no row on the target: the target "
+                                + "diverged from the source", true);
+                        throw new TargetRefusedException(positionOf(chunk), chunk.get(0).table(),
+                                TargetErrorPolicy.classify(diverged), diverged);
+                    }
+                    executeOneByOne(sql, rows); // names a row that matches nothing, or applies keys the target merges
+                    return rows.size();
+                }
+                done += size;
+            }
+        }
+        return done;
+    }
+
+    /**
+     * After a multi-row statement failed and its rows one by one did not: the statement form is what the target
+     * refused (a limit, a type it could not unify), so this applier goes on one row per statement, said once.
+     */
+    private void stopMultiRow(TargetTable table, int size, SQLException e) {
+        if (!multiRowRefused) {
+            multiRowRefused = true;
+            LOG.warn("worker {}: the target refused a statement of {} rows of {} that it took one row at a time ({}); "
+                    + "this worker applies one row per statement from now on", workerId, size, table, e.toString());
+        }
+    }
+
+    /**
+     * Binds rows to a multi-row statement: for an UPDATE, per set column per row the key then the value, then per row
+     * the key ({@link Dialect#updateRows}); for a DELETE per row the key.
+     */
+    private void bindMany(PreparedStatement ps, RowChange.Kind kind, List<TargetColumn> set, List<TargetColumn> key,
+            List<PendingRow> chunk) throws SQLException {
+        int index = 1;
+        int k = key.size();
+        for (TargetColumn column : set) {
+            List<TargetColumn> one = List.of(column);
+            for (PendingRow r : chunk) {
+                try {
+                    binder.bind(ps, index, key, r.row().before(), r.row(), r.source());
+                    binder.bind(ps, index + k, one, r.row().after(), r.row(), r.source());
+                } catch (SQLException | RuntimeException e) {
+                    throw located(e, r);
+                }
+                index += k + 1;
+            }
+        }
+        for (PendingRow r : chunk) {
+            try {
+                binder.bind(ps, index, key, r.row().before(), r.row(), r.source());
+            } catch (SQLException | RuntimeException e) {
+                throw located(e, r);
+            }
+            index += k;
+        }
+    }
+
+    /** The transaction of the rows when they are all of one, else the range from the first's to the last's. */
+    private static String positionOf(List<PendingRow> rows) {
+        SourceTransaction first = rows.get(0).source();
+        for (PendingRow r : rows) {
+            if (r.source() != first) {
+                return positionRange(rows);
+            }
+        }
+        return JdbcApplier.positionOf(first);
+    }
+
+    /**
+     * The row of a JDBC batch that failed, when the driver tells: the one marked failed among rows that succeeded (H2),
+     * the one after the counts it returned (drivers that stop at the first failure), the entry PostgreSQL's driver
+     * names; else, when every row is of one transaction, any. MySQL's and PostgreSQL's drivers mark every row failed,
+     * which names none of them.
      */
     private static PendingRow failedRow(SQLException e, List<PendingRow> rows) {
         if (e instanceof BatchUpdateException b && b.getUpdateCounts() != null) {
             int[] counts = b.getUpdateCounts();
+            int failed = -1;
+            int failures = 0;
             for (int i = 0; i < counts.length && i < rows.size(); i++) {
                 if (counts[i] == Statement.EXECUTE_FAILED) {
-                    return rows.get(i);
+                    failures++;
+                    failed = failed < 0 ? i : failed;
                 }
             }
-            if (counts.length < rows.size()) {
+            if (failures == 1 || failures > 0 && failures < Math.min(counts.length, rows.size())) {
+                return rows.get(failed);
+            }
+            if (failures == 0 && counts.length < rows.size()) {
                 return rows.get(counts.length);
+            }
+            java.util.regex.Matcher entry = PGJDBC_BATCH_ENTRY.matcher(String.valueOf(e.getMessage()));
+            if (entry.lookingAt()) {
+                int index = Integer.parseInt(entry.group(1));
+                if (index < rows.size()) {
+                    return rows.get(index);
+                }
             }
         }
         SourceTransaction first = rows.get(0).source();
@@ -354,6 +671,9 @@ final class RowBatches {
         }
         return rows.get(0);
     }
+
+    /** How PostgreSQL's driver names the entry of a batch that failed ("Batch entry 4 UPDATE ... was aborted"). */
+    private static final java.util.regex.Pattern PGJDBC_BATCH_ENTRY = java.util.regex.Pattern.compile("Batch entry (\\d{1,9}) ");
 
     /** "one of the transactions from A to B", for a failure the driver does not pin to a row. */
     private static String positionRange(List<PendingRow> rows) {

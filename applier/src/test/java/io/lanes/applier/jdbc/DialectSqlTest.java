@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 class DialectSqlTest {
     private static final TargetColumn ID = new TargetColumn("id", 1, Types.INTEGER, "INT", 10, 0, false);
     private static final TargetColumn V = new TargetColumn("v", 2, Types.VARCHAR, "VARCHAR", 10, 0, true);
+    private static final TargetColumn W = new TargetColumn("w", 3, Types.INTEGER, "INT", 10, 0, false);
+    private static final TargetColumn X = new TargetColumn("x", 4, Types.VARCHAR, "VARCHAR", 10, 0, true);
     private static final TargetTable KEYED = new TargetTable("s", "t", List.of(ID, V), List.of("id"), List.of());
     private static final TargetTable KEYLESS = new TargetTable("s", "t", List.of(ID, V), List.of(), List.of());
     private static final TargetTable KEY_ONLY = new TargetTable("s", "k", List.of(ID), List.of("id"), List.of());
@@ -35,6 +37,24 @@ class DialectSqlTest {
         assertEquals(List.of("LONGBLOB", "LONGTEXT", "DATETIME(6)"), List.of(d.binaryType(), d.textType(), d.timestampType()));
         assertEquals(Dialect.Kind.MYSQL, d.kind());
         assertEquals(64, d.maxIdentifierLength());
+        // Many rows per statement (RowBatches): a CASE per set column, the keys listed once more in the WHERE clause.
+        assertEquals("UPDATE `s`.`t` SET `v` = CASE `id` WHEN ? THEN ? WHEN ? THEN ? ELSE `v` END WHERE `id` IN (?, ?)",
+                d.updateRows(KEYED, List.of(V), List.of(ID), 2));
+        assertEquals("UPDATE `s`.`t` SET `v` = CASE WHEN `id` = ? AND `w` = ? THEN ? WHEN `id` = ? AND `w` = ? THEN ? "
+                + "ELSE `v` END, `x` = CASE WHEN `id` = ? AND `w` = ? THEN ? WHEN `id` = ? AND `w` = ? THEN ? ELSE `x` END "
+                + "WHERE (`id` = ? AND `w` = ?) OR (`id` = ? AND `w` = ?)", d.updateRows(KEYED, List.of(V, X), List.of(ID, W), 2));
+        assertEquals("DELETE FROM `s`.`t` WHERE `id` IN (?, ?, ?)", d.deleteRows(KEYED, List.of(ID), 3));
+        assertEquals("DELETE FROM `s`.`t` WHERE (`id` = ? AND `w` = ?) OR (`id` = ? AND `w` = ?)",
+                d.deleteRows(KEYED, List.of(ID, W), 2));
+    }
+
+    /** Only MySQL and MariaDB take many rows per UPDATE or DELETE statement (PostgreSQL would need a cast per value). */
+    @Test
+    void multiRowStatementsAreMySqlOnly() {
+        for (Dialect d : List.of(Dialect.postgresql(), Dialect.h2())) {
+            assertNull(d.updateRows(KEYED, List.of(V), List.of(ID), 4), d.kind().toString());
+            assertNull(d.deleteRows(KEYED, List.of(ID), 4), d.kind().toString());
+        }
     }
 
     @Test

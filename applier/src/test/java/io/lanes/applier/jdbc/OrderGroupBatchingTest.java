@@ -50,6 +50,8 @@ class OrderGroupBatchingTest {
         final Dialect d;
         final String schema;
         final AtomicInteger executions = new AtomicInteger();
+        /** Statements the target runs: one per plain execution, one per row added to a JDBC batch. */
+        final AtomicInteger statementsRun = new AtomicInteger();
         final Applier<SourceTransaction> applier;
         private long sequence;
 
@@ -153,6 +155,11 @@ class OrderGroupBatchingTest {
             return (proxy, method, args) -> {
                 if (executing.contains(method.getName())) {
                     executions.incrementAndGet();
+                    if (!method.getName().endsWith("Batch")) {
+                        statementsRun.incrementAndGet();
+                    }
+                } else if (method.getName().equals("addBatch")) {
+                    statementsRun.incrementAndGet();
                 }
                 return invoke(ps, method, args);
             };
@@ -208,7 +215,9 @@ class OrderGroupBatchingTest {
                         RowChange.update(b, image(i, "old"), image(i, "new" + i))));
             }
             int executions = h.applyBlock(block);
-            assertEquals(RowBatches.GROUP_BATCHES ? 2 : 40, executions,
+            // On MySQL/MariaDB the 20 UPDATEs of b go as statements of 8, 8 and 4 rows (MultiRowStatementTest).
+            int updates = MultiRowStatementTest.multiRow(h.d) ? 3 : 1;
+            assertEquals(RowBatches.GROUP_BATCHES ? 1 + updates : 40, executions,
                     "20 INSERTs of a and 20 UPDATEs of b, alternating");
             List<String> expectedA = new ArrayList<>();
             List<String> expectedB = new ArrayList<>();
