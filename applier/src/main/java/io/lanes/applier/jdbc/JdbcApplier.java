@@ -48,7 +48,10 @@ import org.slf4j.LoggerFactory;
  * a partial JSON read, the commit, and after every transaction when a skip list is set. {@code
  * -Dlanes.jdbc.group-batches=false} keeps one group for all tables (one batch, flushed on every statement change). An
  * UPDATE or DELETE that matches no row is a {@link TargetMismatchException} (the target diverged), checked when its
- * batch is flushed and naming its own transaction.
+ * batch is flushed and naming its own transaction. Within a group, a run of UPDATEs (or DELETEs) of one table whose
+ * order cannot show (a real key, no key or unique column set, no foreign key of the table to itself for DELETE) is
+ * applied by its net change and, on MySQL/MariaDB, many rows per statement ({@link RowBatches};
+ * {@code -Dlanes.jdbc.multi-row=false} keeps one row per statement).
  *
  * <p>Errors: every failure of a transaction is thrown as a {@link TargetRefusedException} naming the transaction's
  * position, the table, the SQLState, the vendor code and the {@link TargetErrorClass} the target's
