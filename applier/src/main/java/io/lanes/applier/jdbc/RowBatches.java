@@ -122,6 +122,8 @@ final class RowBatches {
     private final List<PendingBatch> batches = new ArrayList<>();
     /** Per statement (the applier caches one object per statement), whether its runs may be reordered: see {@link #reorderable}. */
     private final Map<RowSql, Boolean> reorderableSql = new IdentityHashMap<>();
+    /** Per statement, the text of its multi-row form for each size of {@link #ROWS_PER_STATEMENT}, built once. */
+    private final Map<RowSql, String[]> multiRowSql = new IdentityHashMap<>();
     /** Numbers the rows taken, for {@link PendingBatch#firstRow}. */
     private long rowsBound;
     /** Whether reading the order groups failed once on this applier (logged once; one group is used then). */
@@ -251,6 +253,7 @@ final class RowBatches {
     /** Drops the batches of the groups met (none may hold rows: flushed or discarded before). */
     private void forgetBatches() {
         reorderableSql.clear(); // a foreign key or index may have come or gone with the groups
+        multiRowSql.clear();
         batchOfTable.clear();
         batchOfGroup.clear();
         batches.clear();
@@ -526,15 +529,21 @@ final class RowBatches {
         List<TargetColumn> set = kind == RowChange.Kind.UPDATE ? params.subList(0, params.size() - key.size()) : List.of();
         int perRow = kind == RowChange.Kind.UPDATE ? set.size() * (key.size() + 1) + key.size() : key.size();
         int done = 0;
-        for (int size : ROWS_PER_STATEMENT) {
+        String[] texts = multiRowSql.computeIfAbsent(sql, k -> new String[ROWS_PER_STATEMENT.length]);
+        for (int sizeIndex = 0; sizeIndex < ROWS_PER_STATEMENT.length; sizeIndex++) {
+            int size = ROWS_PER_STATEMENT[sizeIndex];
             int statementsOfSize = (rows.size() - done) / size;
             if (statementsOfSize == 0 || (long) size * perRow > MAX_PARAMETERS) {
                 continue;
             }
-            Dialect d = target.dialect();
-            String text = kind == RowChange.Kind.UPDATE ? d.updateRows(table, set, key, size) : d.deleteRows(table, key, size);
+            String text = texts[sizeIndex];
             if (text == null) {
-                return done;
+                Dialect d = target.dialect();
+                text = kind == RowChange.Kind.UPDATE ? d.updateRows(table, set, key, size) : d.deleteRows(table, key, size);
+                if (text == null) {
+                    return done;
+                }
+                texts[sizeIndex] = text;
             }
             for (int s = 0; s < statementsOfSize; s++) {
                 List<PendingRow> chunk = rows.subList(done, done + size);
