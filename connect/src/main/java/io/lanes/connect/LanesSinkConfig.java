@@ -29,6 +29,9 @@ public final class LanesSinkConfig extends AbstractConfig {
     public static final String BUFFER_TRANSACTIONS = "lanes.buffer.transactions";
     public static final String BUFFER_BYTES = "lanes.buffer.bytes";
     public static final String SKIP_DUPLICATES = "lanes.skip.duplicates";
+    public static final String VALUE_CONVERTER = "lanes.value.converter";
+    /** Settings of {@link #VALUE_CONVERTER}, this prefix removed (e.g. {@code lanes.value.converter.schemas.enable}). */
+    public static final String VALUE_CONVERTER_PREFIX = VALUE_CONVERTER + ".";
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
             .define(TARGET_URL, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
@@ -61,7 +64,13 @@ public final class LanesSinkConfig extends AbstractConfig {
                     "Estimated bytes queued per partition before put() pauses the partition (resumed at half).")
             .define(SKIP_DUPLICATES, Type.BOOLEAN, true, Importance.LOW,
                     "Skip (and count) a transaction whose source position is at or below the highest one already taken in"
-                            + " its partition: what an at-least-once source sends again after a restart.");
+                            + " its partition: what an at-least-once source sends again after a restart.")
+            .define(VALUE_CONVERTER, Type.CLASS, "org.apache.kafka.connect.json.JsonConverter", Importance.MEDIUM,
+                    "The converter of record values that arrive as bytes (the connector's value.converter set to "
+                            + "org.apache.kafka.connect.converters.ByteArrayConverter): each partition's thread converts "
+                            + "its own records with it, instead of Connect converting every partition's on the task's one "
+                            + "thread. Its settings are given with the prefix lanes.value.converter. (schemas.enable "
+                            + "defaults to true). Values that arrive converted are read as they are.");
 
     public LanesSinkConfig(Map<String, String> props) {
         super(CONFIG_DEF, props);
@@ -110,6 +119,26 @@ public final class LanesSinkConfig extends AbstractConfig {
 
     public boolean skipDuplicates() {
         return getBoolean(SKIP_DUPLICATES);
+    }
+
+    /**
+     * A new, configured converter for values that arrive as bytes (one per partition: converters keep caches and need
+     * not be thread-safe).
+     */
+    public org.apache.kafka.connect.storage.Converter rawValueConverter() {
+        Map<String, Object> settings = new java.util.HashMap<>();
+        settings.put("schemas.enable", "true");
+        settings.putAll(originalsWithPrefix(VALUE_CONVERTER_PREFIX));
+        org.apache.kafka.connect.storage.Converter converter;
+        try {
+            converter = (org.apache.kafka.connect.storage.Converter) getClass(VALUE_CONVERTER).getDeclaredConstructor()
+                    .newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new org.apache.kafka.common.config.ConfigException(VALUE_CONVERTER, getClass(VALUE_CONVERTER).getName(),
+                    "not a Converter with a public no-argument constructor: " + e);
+        }
+        converter.configure(settings, false);
+        return converter;
     }
 
     /** The schema renames as a mapping. @throws org.apache.kafka.common.config.ConfigException when malformed */

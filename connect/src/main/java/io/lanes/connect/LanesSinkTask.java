@@ -29,7 +29,11 @@ import org.slf4j.LoggerFactory;
 public class LanesSinkTask extends SinkTask {
     private static final Logger LOG = LoggerFactory.getLogger(LanesSinkTask.class);
 
-    private record Owned(PartitionAssembler assembler, PartitionPipeline pipeline) {
+    /**
+     * A partition this task owns: its assembler (records Connect converted), its pipeline, and the records of the
+     * current {@link #put} whose values are still bytes (converted by the pipeline's own thread).
+     */
+    private record Owned(PartitionAssembler assembler, PartitionPipeline pipeline, List<SinkRecord> raw) {
     }
 
     private static final int OPEN_ATTEMPTS = 15;
@@ -82,7 +86,8 @@ public class LanesSinkTask extends SinkTask {
             }
             PartitionAssembler assembler = new PartitionAssembler(tp.toString(), config.transactionEnd(),
                     config.snapshotChunkRows(), pipeline.resumedSource(), pipeline::offer);
-            owned.put(tp, new Owned(assembler, pipeline));
+            pipeline.assembleRawWith(config.transactionEnd(), config.snapshotChunkRows());
+            owned.put(tp, new Owned(assembler, pipeline, new ArrayList<>()));
         }
     }
 
@@ -100,7 +105,26 @@ public class LanesSinkTask extends SinkTask {
             if (o == null) {
                 throw new ConnectException("record of " + tp + ", which this task was not given (open() not called)");
             }
-            o.assembler().accept(reader.read(r));
+            if (r.value() instanceof byte[] || r.value() == null && o.pipeline().convertsRaw()) {
+                if (o.assembler().holdsIncomplete()) {
+                    throw new ConnectException("record at " + ChangeEventReader.where(r) + ": its value is bytes but "
+                            + "the partition's open transaction came converted; the connector's value.converter changed "
+                            + "mid-transaction");
+                }
+                o.raw().add(r);
+            } else {
+                if (o.pipeline().convertsRaw()) {
+                    throw new ConnectException("record at " + ChangeEventReader.where(r) + ": its value came converted "
+                            + "after values as bytes (ByteArrayConverter); use one value.converter for the connector");
+                }
+                o.assembler().accept(reader.read(r));
+            }
+        }
+        for (Owned o : owned.values()) {
+            if (!o.raw().isEmpty()) {
+                o.pipeline().offerRaw(o.raw(), config::rawValueConverter);
+                o.raw().clear();
+            }
         }
         balance();
     }

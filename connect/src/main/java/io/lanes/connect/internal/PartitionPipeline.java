@@ -24,6 +24,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.storage.Converter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +58,8 @@ public final class PartitionPipeline {
     private final String pipelineName;
     private final Settings settings;
     private final OwnerFence fence;
-    private final LinkedBlockingQueue<AssembledTransaction> queue = new LinkedBlockingQueue<>();
+    /** Complete transactions ({@link AssembledTransaction}) and records still to convert ({@link RawRecords}), in order. */
+    private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final AtomicLong queuedBytes = new AtomicLong();
     private final AtomicLong skippedDuplicates = new AtomicLong();
     private final AtomicLong applied = new AtomicLong();
@@ -67,6 +70,16 @@ public final class PartitionPipeline {
     /** The Kafka offset of the last low-water mark saved in the target (-1: none yet). */
     private volatile long savedOffset = -1;
     private SourceOrder resumedSource = SourceOrder.NONE;
+    /** Converts raw values ({@link #offerRaw}); set by the task thread before its first raw records are queued. */
+    private volatile Converter valueConverter;
+    /** Reads and reassembles the converted raw records; dispatching thread only, made on the first raw records. */
+    private final ChangeEventReader reader = new ChangeEventReader();
+    private PartitionAssembler rawAssembler;
+    private PartitionAssembler.End assemblerEnd = PartitionAssembler.End.MARKER;
+    private int snapshotChunkRows;
+    private final java.util.ArrayDeque<AssembledTransaction> assembled = new java.util.ArrayDeque<>();
+    /** The highest source position taken (dispatching thread). */
+    private SourceOrder highest = SourceOrder.NONE;
 
     public PartitionPipeline(String partition, Settings settings) {
         this.partition = partition;
@@ -161,6 +174,41 @@ public final class PartitionPipeline {
         queue.add(t);
     }
 
+    /** How raw records ({@link #offerRaw}) are reassembled: as the task's assembler would. Call before the first. */
+    public void assembleRawWith(PartitionAssembler.End end, int snapshotChunkRows) {
+        this.assemblerEnd = end;
+        this.snapshotChunkRows = snapshotChunkRows;
+    }
+
+    /** Whether raw records were queued: the partition's values come as bytes and this pipeline converts them. */
+    public boolean convertsRaw() {
+        return valueConverter != null;
+    }
+
+    /** Records whose values are still the bytes Kafka holds, with their size; converted on the dispatching thread. */
+    private record RawRecords(java.util.List<SinkRecord> records, long bytes) {
+    }
+
+    /**
+     * Queues records whose values are still bytes (the connector's {@code value.converter} is
+     * {@code ByteArrayConverter}): the dispatching thread converts them with {@code converter}, reads and reassembles
+     * them and applies the transactions, so that the conversion, which Connect otherwise runs for every partition on the
+     * task's one thread, runs on one thread per partition. Never blocks.
+     *
+     * @param converter the converter of this partition's values (given each time; the first one is kept)
+     */
+    public void offerRaw(java.util.List<SinkRecord> records, java.util.function.Supplier<Converter> converter) {
+        if (valueConverter == null) {
+            valueConverter = converter.get();
+        }
+        long bytes = 0;
+        for (SinkRecord r : records) {
+            bytes += 64 + (r.value() instanceof byte[] b ? b.length : 0);
+        }
+        queuedBytes.addAndGet(bytes);
+        queue.add(new RawRecords(java.util.List.copyOf(records), bytes));
+    }
+
     public int queuedTransactions() {
         return queue.size();
     }
@@ -224,35 +272,27 @@ public final class PartitionPipeline {
         try {
             RecoveryPoint from = engine.start();
             engineStarted = true;
-            SourceOrder highest = from.position() == null ? SourceOrder.NONE : KafkaPosition.parse(from.position()).source();
+            highest = from.position() == null ? SourceOrder.NONE : KafkaPosition.parse(from.position()).source();
             started.complete(from);
             while (true) {
-                AssembledTransaction t = queue.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
-                if (t == null) {
+                Object item = queue.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS);
+                if (item == null) {
                     engine.flush(); // idle: throws once the engine stopped after a failure (e.g. a fenced commit)
                     continue;
                 }
-                if (t == STOP) {
+                if (item == STOP) {
                     break;
                 }
-                queuedBytes.addAndGet(-t.sizeBytes());
-                if (settings.skipDuplicates() && isDuplicate(t, highest)) {
-                    skippedDuplicates.incrementAndGet();
-                    LOG.info("{}: skipped transaction {} at offset {} (source {}): at or below {}, already taken", partition,
-                            t.id(), t.firstOffset(), t.source(), highest);
-                    continue;
-                }
-                if (t.source().isKnown() && t.source().compareTo(highest) > 0) {
-                    highest = t.source();
-                }
-                long seq = engine.submit(toEngine(t, keys));
-                applied.incrementAndGet();
-                if (t.ddl()) {
-                    // Later transactions' keys come from the catalog as this DDL leaves it.
-                    while (!engine.awaitLowWaterMark(seq, Duration.ofSeconds(5))) {
-                        engine.flush(); // throws once the engine stopped after a failure
+                if (item instanceof RawRecords raw) {
+                    queuedBytes.addAndGet(-raw.bytes());
+                    convertAndAssemble(raw);
+                    for (AssembledTransaction t; (t = assembled.poll()) != null; ) {
+                        take(t, keys);
                     }
-                    keys.invalidate();
+                } else {
+                    AssembledTransaction t = (AssembledTransaction) item;
+                    queuedBytes.addAndGet(-t.sizeBytes());
+                    take(t, keys);
                 }
             }
             engine.stop();
@@ -271,6 +311,54 @@ public final class PartitionPipeline {
             } catch (Exception ignored) {
                 // only the catalog connection
             }
+        }
+    }
+
+    /** Applies one complete transaction (dispatching thread): skipped when a source's duplicate, else submitted. */
+    private void take(AssembledTransaction t, RowKeys keys) throws Exception {
+        if (settings.skipDuplicates() && isDuplicate(t, highest)) {
+            skippedDuplicates.incrementAndGet();
+            LOG.info("{}: skipped transaction {} at offset {} (source {}): at or below {}, already taken", partition,
+                    t.id(), t.firstOffset(), t.source(), highest);
+            return;
+        }
+        if (t.source().isKnown() && t.source().compareTo(highest) > 0) {
+            highest = t.source();
+        }
+        long seq = engine.submit(toEngine(t, keys));
+        applied.incrementAndGet();
+        if (t.ddl()) {
+            // Later transactions' keys come from the catalog as this DDL leaves it.
+            while (!engine.awaitLowWaterMark(seq, Duration.ofSeconds(5))) {
+                engine.flush(); // throws once the engine stopped after a failure
+            }
+            keys.invalidate();
+        }
+    }
+
+    /**
+     * Converts raw records with the partition's value converter, reads them and feeds the partition's assembler, whose
+     * complete transactions wait in {@link #assembled} (dispatching thread). A record that does not convert or read
+     * stops the pipeline with its topic-partition and offset, as on the task thread.
+     */
+    private void convertAndAssemble(RawRecords raw) {
+        if (rawAssembler == null) {
+            rawAssembler = new PartitionAssembler(partition, assemblerEnd, snapshotChunkRows, resumedSource, assembled::add);
+        }
+        for (SinkRecord r : raw.records()) {
+            SinkRecord converted = r;
+            if (r.value() instanceof byte[] bytes) {
+                org.apache.kafka.connect.data.SchemaAndValue v;
+                try {
+                    v = valueConverter.toConnectData(r.topic(), bytes);
+                } catch (RuntimeException e) {
+                    throw new org.apache.kafka.connect.errors.DataException("cannot convert the record at "
+                            + ChangeEventReader.where(r) + ": " + e.getMessage(), e);
+                }
+                converted = r.newRecord(r.topic(), r.kafkaPartition(), r.keySchema(), r.key(), v.schema(), v.value(),
+                        r.timestamp(), r.headers());
+            }
+            rawAssembler.accept(reader.read(converted));
         }
     }
 

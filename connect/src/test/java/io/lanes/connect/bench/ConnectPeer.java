@@ -30,17 +30,19 @@ public final class ConnectPeer {
         int transactions = 3000;
         int tasks = 1;
         int workers = 8;
+        boolean lanesConverts = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--transactions" -> transactions = Integer.parseInt(args[++i]);
                 case "--tasks" -> tasks = Integer.parseInt(args[++i]);
                 case "--workers" -> workers = Integer.parseInt(args[++i]);
+                case "--lanes-converts" -> lanesConverts = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (usage: [--transactions N] [--tasks T] [--workers W])");
+                        + " (usage: [--transactions N] [--tasks T] [--workers W] [--lanes-converts])");
             }
         }
         long seed = Long.getLong("lanes.seed", System.nanoTime());
-        Map<String, Object> result = run(transactions, tasks, workers, seed);
+        Map<String, Object> result = run(transactions, tasks, workers, lanesConverts, seed);
         StringBuilder json = new StringBuilder("{");
         for (Map.Entry<String, Object> e : result.entrySet()) {
             Object v = e.getValue();
@@ -52,7 +54,8 @@ public final class ConnectPeer {
         System.exit(0);
     }
 
-    static Map<String, Object> run(int transactions, int tasks, int workers, long seed) throws Exception {
+    static Map<String, Object> run(int transactions, int tasks, int workers, boolean lanesConverts, long seed)
+            throws Exception {
         Map<String, Object> out = new java.util.LinkedHashMap<>();
         Map<String, String> workerProps = io.lanes.connect.testing.SharedConnect.workerProps();
         EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder().name("lanes-peer").numWorkers(1)
@@ -90,6 +93,7 @@ public final class ConnectPeer {
             out.put("transactions", transactions);
             out.put("tasks", tasks);
             out.put("lanes_workers", workers);
+            out.put("lanes_converts", lanesConverts);
             out.put("seed", seed);
 
             String dbzUrl = dbzTarget.jdbcUrl("mysql");
@@ -102,7 +106,12 @@ public final class ConnectPeer {
 
             String lanesUrl = lanesTarget.jdbcUrl("mysql");
             t0 = System.nanoTime();
-            connect.configureConnector("lanes-sink", ConnectorConfigs.lanesSink(topic, lanesUrl, tasks, workers));
+            Map<String, String> lanesSink = ConnectorConfigs.lanesSink(topic, lanesUrl, tasks, workers);
+            if (lanesConverts) {
+                // Values as bytes: each partition's thread converts its own (lanes.value.converter, JsonConverter).
+                lanesSink.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
+            }
+            connect.configureConnector("lanes-sink", lanesSink);
             boolean lanesDone = awaitAudit(lanesUrl, schemas, perSchema, 600, false);
             double lanesSeconds = (System.nanoTime() - t0) / 1e9;
             out.put("lanes_tps", lanesDone ? round(transactions / lanesSeconds) : 0);
