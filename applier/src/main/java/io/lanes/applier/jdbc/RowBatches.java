@@ -325,8 +325,7 @@ final class RowBatches {
             throw e;
         } catch (SQLException e) {
             PendingRow failed = failedRow(e, rows);
-            String position = failed != null ? JdbcApplier.positionOf(failed.source()) : positionRange(rows);
-            throw new TargetRefusedException(position, rows.get(0).table(), TargetErrorPolicy.classify(e), e);
+            throw failed != null ? located(e, failed) : locatedIn(e, rows);
         } finally {
             SqlCleanup.quietly(ps::clearBatch); // the connection may be gone: the caller's rollback settles it
         }
@@ -362,14 +361,12 @@ final class RowBatches {
             TargetMismatchException blind = new TargetMismatchException(row.description() + ": the target's driver "
                     + "reported no row count for this UPDATE/DELETE (SUCCESS_NO_INFO), so a row that diverged would go "
                     + "unnoticed; do not set useBulkStmts=true in the target URL", false);
-            throw new TargetRefusedException(JdbcApplier.positionOf(row.source()), row.table(),
-                    TargetErrorPolicy.classify(blind), blind);
+            throw located(blind, row);
         }
         if (row.mustMatch() && count == 0) {
             TargetMismatchException diverged = new TargetMismatchException(row.description() + " matched no row on "
                     + "the target: the target diverged from the source", true);
-            throw new TargetRefusedException(JdbcApplier.positionOf(row.source()), row.table(),
-                    TargetErrorPolicy.classify(diverged), diverged);
+            throw located(diverged, row);
         }
     }
 
@@ -392,6 +389,11 @@ final class RowBatches {
         return e instanceof TargetRefusedException refused ? refused
                 : new TargetRefusedException(JdbcApplier.positionOf(row.source()), row.table(),
                         TargetErrorPolicy.classify(e), e);
+    }
+
+    /** A failure of a statement of several rows, as a refusal naming their transaction, or the range of them. */
+    private static TargetRefusedException locatedIn(Exception e, List<PendingRow> rows) {
+        return new TargetRefusedException(positionOf(rows), rows.get(0).table(), TargetErrorPolicy.classify(e), e);
     }
 
     /**
@@ -557,8 +559,7 @@ final class RowBatches {
                 } catch (SQLException e) {
                     TargetErrorClass errorClass = TargetErrorPolicy.classify(e).errorClass();
                     if (errorClass == TargetErrorClass.CONNECTION || errorClass.retryable()) {
-                        throw new TargetRefusedException(positionOf(chunk), chunk.get(0).table(),
-                                TargetErrorPolicy.classify(e), e);
+                        throw locatedIn(e, chunk);
                     }
                     // The statement changed nothing: its rows one by one name the row the target refuses, if any.
                     LOG.debug("worker {}: a statement of {} rows of {} failed ({}); applying them one by one", workerId,
@@ -567,8 +568,7 @@ final class RowBatches {
                     stopMultiRow(table, size, e);
                     return rows.size();
                 } catch (RuntimeException e) {
-                    throw new TargetRefusedException(positionOf(chunk), chunk.get(0).table(),
-                            TargetErrorPolicy.classify(e), e);
+                    throw locatedIn(e, chunk);
                 }
                 if (count != size) {
                     if (kind == RowChange.Kind.DELETE) {
@@ -576,8 +576,7 @@ final class RowBatches {
                                 + ": " + (size - count) + " of the " + size + " rows from " + chunk.get(0).description()
                                 + " to " + chunk.get(size - 1).description() + " matched no row on the target: the target "
                                 + "diverged from the source", true);
-                        throw new TargetRefusedException(positionOf(chunk), chunk.get(0).table(),
-                                TargetErrorPolicy.classify(diverged), diverged);
+                        throw locatedIn(diverged, chunk);
                     }
                     executeOneByOne(sql, rows); // names a row that matches nothing, or applies keys the target merges
                     return rows.size();
@@ -644,8 +643,7 @@ final class RowBatches {
     /**
      * The row of a JDBC batch that failed, when the driver tells: the one marked failed among rows that succeeded (H2),
      * the one after the counts it returned (drivers that stop at the first failure), the entry PostgreSQL's driver
-     * names; else, when every row is of one transaction, any. MySQL's and PostgreSQL's drivers mark every row failed,
-     * which names none of them.
+     * names; else null. MySQL's and PostgreSQL's drivers mark every row failed, which names none of them.
      */
     private static PendingRow failedRow(SQLException e, List<PendingRow> rows) {
         if (e instanceof BatchUpdateException b && b.getUpdateCounts() != null) {
@@ -672,13 +670,7 @@ final class RowBatches {
                 }
             }
         }
-        SourceTransaction first = rows.get(0).source();
-        for (PendingRow r : rows) {
-            if (r.source() != first) {
-                return null;
-            }
-        }
-        return rows.get(0);
+        return null;
     }
 
     /** How PostgreSQL's driver names the entry of a batch that failed ("Batch entry 4 UPDATE ... was aborted"). */
