@@ -186,8 +186,9 @@ public class LanesSinkTask extends SinkTask {
             }
             try {
                 o.pipeline().close();
-                LOG.info("{}: closed ({} transactions taken, {} duplicates skipped)", tp, o.pipeline().dispatched(),
-                        o.pipeline().skippedDuplicates());
+                LOG.info("{}: closed ({} transactions taken, {} duplicates skipped, {} taken without their END record)",
+                        tp, o.pipeline().dispatched(), o.pipeline().skippedDuplicates(),
+                        o.assembler().endsInferred() + o.pipeline().endsInferred());
             } catch (Exception e) {
                 if (first == null) {
                     first = new ConnectException(tp + ": closing failed: " + e.getMessage(), e);

@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Lanes-format records: the record whose index equals the transaction's event count.</li>
  *   <li>Debezium records with transaction metadata, {@link End#MARKER} (the default): the transaction topic's END record,
  *       routed into the same partition (see {@code io.lanes.connect.SchemaGroupRouter}); the events seen must be exactly
- *       {@code total_order} 1..{@code event_count}. Events of another transaction before the END are an error: the
- *       stream interleaves transactions or lost the END.</li>
+ *       {@code total_order} 1..{@code event_count}. Events of another transaction before the END are an error (the
+ *       stream interleaves transactions or lacks END records), except once: a source that resumed after a
+ *       transaction's last event sends no END for it, so a transaction numbered without a gap is held until the next
+ *       one's END arrives, and handed on before it (see {@link #holdOpenUntilTheNextEnd}).</li>
  *   <li>{@link End#NEXT}: the first record of the next transaction (or an END, when there is one); the events seen must
  *       be {@code total_order} 1..n without a gap. A transaction's tail written to another partition cannot be detected
  *       in this mode (documented), and the partition's last transaction waits for the next one.</li>
@@ -59,6 +61,9 @@ public final class PartitionAssembler {
     private SourceOrder highest;
     /** A transaction id whose repeated events (a restarted source) are being dropped. */
     private String droppingId;
+    /** A whole transaction whose END never came, held until the next transaction's END (see holdOpenUntilTheNextEnd). */
+    private AssembledTransaction endless;
+    private long endsInferred;
 
     public PartitionAssembler(String partition, End end, int snapshotChunk, Consumer<AssembledTransaction> out) {
         this(partition, end, snapshotChunk, SourceOrder.NONE, out);
@@ -118,7 +123,7 @@ public final class PartitionAssembler {
 
     /** Whether records of an incomplete transaction or snapshot chunk are held. */
     public boolean holdsIncomplete() {
-        return openId != null || !snapshotRows.isEmpty();
+        return openId != null || endless != null || !snapshotRows.isEmpty();
     }
 
     private void row(ChangeEvent e) {
@@ -154,12 +159,10 @@ public final class PartitionAssembler {
         }
         if (openId != null && !openId.equals(e.transactionId())) {
             if (end == End.MARKER) {
-                throw error(e, "transaction " + e.transactionId() + " starts before the END of transaction " + openId
-                        + " (events since offset " + openFirstOffset + "): the partition interleaves transactions or lacks"
-                        + " the transaction topic's END records (route them with SchemaGroupRouter, or set"
-                        + " lanes.transaction.end=next)");
+                holdOpenUntilTheNextEnd(e);
+            } else {
+                completeOpen(0, e.offset());
             }
-            completeOpen(0, e.offset());
         }
         if (openId == null) {
             if (e.transactionId().equals(lastCompletedId)) {
@@ -230,7 +233,45 @@ public final class PartitionAssembler {
         }
     }
 
-    /** A schema change or snapshot read arrives: a Debezium transaction still open ends here (NEXT) or is an error. */
+    /**
+     * Marker mode: transaction {@code e} starts while the open one has had no END. A Debezium task that resumes from
+     * offsets committed after a transaction's last event but before its END skips every event of that transaction and,
+     * having begun no transaction, sends no END for it either (its transaction monitor ends only a transaction in
+     * progress): the open transaction is whole, and its END will never come. A partition that carries no END records at
+     * all, or one whose transactions interleave, looks the same for one transaction, so the open one is held, not
+     * handed on: it goes on, before the new one, when the new one's END arrives (proof that the partition carries END
+     * records), and the task stops if the new one also ends without an END. Held only when its events are numbered
+     * 1..k without a gap (in runs, when the source resumed inside it) and the new transaction starts above its
+     * highest source position.
+     */
+    private void holdOpenUntilTheNextEnd(ChangeEvent e) {
+        String problem = null;
+        List<ChangeEvent> events = sortedOpen();
+        ChangeEvent top = events.get(events.size() - 1);
+        if (endless != null) {
+            problem = "transaction " + endless.id() + " before it had no END either: the partition lacks the transaction"
+                    + " topic's END records";
+        } else if (runsInArrivalOrder() == null) {
+            problem = "its events are not numbered 1..n";
+        } else if (e.source().isKnown() && top.source().isKnown() && e.source().compareTo(top.source()) <= 0) {
+            problem = "the new transaction starts at " + e.source() + ", not above " + top.source();
+        }
+        if (problem != null) {
+            throw error(e, "transaction " + e.transactionId() + " starts before the END of transaction " + openId
+                    + " (events since offset " + openFirstOffset + ") and " + problem + ": the partition interleaves"
+                    + " transactions or lacks the transaction topic's END records (route them with SchemaGroupRouter,"
+                    + " or set lanes.transaction.end=next)");
+        }
+        LOG.warn("{}@{}: transaction {} starts before the END of transaction {} (offsets {} to {}, {} events numbered"
+                + " without a gap): taken as whole, its END lost where the source resumed after its last event; it is"
+                + " applied when the END of {} arrives", partition, e.offset(), e.transactionId(), openId, openFirstOffset,
+                openLastOffset, events.size(), e.transactionId());
+        endless = assemble(events, e.offset());
+        open.clear();
+        openId = null;
+    }
+
+
     private void closeBeforeAnother(ChangeEvent e) {
         if (openId == null) {
             return;
@@ -267,6 +308,21 @@ public final class PartitionAssembler {
                     + ".." + last + (expected > 0 ? " but its END says " + expected : "") + "; a transaction split across"
                     + " partitions cannot be applied whole (route every table a transaction writes to one partition)");
         }
+        AssembledTransaction assembled = assemble(events, nextOffset);
+        droppingId = null;
+        if (endless != null) {
+            emit(endless);
+            endless = null;
+            endsInferred++;
+        }
+        emit(assembled);
+        lastCompletedId = openId;
+        openId = null;
+        open.clear();
+    }
+
+    /** The open transaction, whose events are {@code events} in source order, as one handed on. */
+    private AssembledTransaction assemble(List<ChangeEvent> events, long nextOffset) {
         List<Change> changes = new ArrayList<>(events.size());
         long size = 64;
         for (ChangeEvent ev : events) {
@@ -281,12 +337,13 @@ public final class PartitionAssembler {
                 top = ev.source();
             }
         }
-        droppingId = null;
-        emit(new AssembledTransaction(openId, changes, openFirstOffset, nextOffset, top, false, ddl, size,
-                firstEvent.lanes()));
-        lastCompletedId = openId;
-        openId = null;
-        open.clear();
+        return new AssembledTransaction(openId, changes, openFirstOffset, nextOffset, top, false, ddl, size,
+                firstEvent.lanes());
+    }
+
+    /** Transactions handed on without their END record (see {@link #holdOpenUntilTheNextEnd}). */
+    public long endsInferred() {
+        return endsInferred;
     }
 
     /**
@@ -297,27 +354,34 @@ public final class PartitionAssembler {
      * (distinct binlog places: a change sent twice was already kept once). Anything else stays incomplete.
      */
     private boolean endCountsOnlyTheResumedTail(long expected) {
+        long[] runs = runsInArrivalOrder();
+        return runs != null && runs.length >= 2 && runs[runs.length - 1] == expected;
+    }
+
+    /**
+     * The lengths of the runs that the open transaction's events form in arrival order, each numbered 1..k without a
+     * gap, a new run starting where the numbering falls back to 1; null when they do not form such runs.
+     */
+    private long[] runsInArrivalOrder() {
         List<ChangeEvent> arrival = new ArrayList<>(open.values());
         arrival.sort(Comparator.comparingLong(ChangeEvent::offset));
-        int runs = 0;
+        List<Long> runs = new ArrayList<>();
         long next = 1;
-        long lastRun = 0;
         for (ChangeEvent ev : arrival) {
             if (ev.order() == 1) {
-                if (runs > 0 && next == 1) {
-                    return false;
+                if (!runs.isEmpty() && next == 1) {
+                    return null;
                 }
-                runs++;
-                lastRun = 0;
+                runs.add(0L);
                 next = 1;
             }
-            if (ev.order() != next || runs == 0) {
-                return false;
+            if (ev.order() != next || runs.isEmpty()) {
+                return null;
             }
             next++;
-            lastRun++;
+            runs.set(runs.size() - 1, runs.get(runs.size() - 1) + 1);
         }
-        return runs >= 2 && lastRun == expected;
+        return runs.isEmpty() ? null : runs.stream().mapToLong(Long::longValue).toArray();
     }
 
     private void closeSnapshotChunk() {

@@ -226,6 +226,15 @@ public final class PartitionPipeline {
         return skippedDuplicates.get();
     }
 
+    /**
+     * Transactions that the raw-record assembler handed on without their END record (a source that resumed after their
+     * last event); 0 when the task assembles. Read it after {@link #close()}.
+     */
+    public long endsInferred() {
+        PartitionAssembler raw = rawAssembler;
+        return raw == null ? 0 : raw.endsInferred();
+    }
+
     /** Transactions handed to the engine (applied or in flight). */
     public long dispatched() {
         return applied.get();

@@ -26,8 +26,11 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * @param repeated events whose transaction and binlog place (file, pos, row) came before
  * @param renumbered events whose transaction and {@code total_order} came before with another binlog place
  * @param resentTransactions transactions with more than one END record
+ * @param endlessTransactions transactions with change events but no END record (a source that resumed after their
+ *     last event sends none)
  */
-public record SourceRepeats(long events, long repeated, long renumbered, long resentTransactions) {
+public record SourceRepeats(long events, long repeated, long renumbered, long resentTransactions,
+        long endlessTransactions) {
 
     /** Scans every partition of {@code topic} from its beginning until three empty polls, at that isolation level. */
     public static SourceRepeats scan(EmbeddedConnectCluster connect, String topic, int partitions, String isolation) {
@@ -43,6 +46,7 @@ public record SourceRepeats(long events, long repeated, long renumbered, long re
         Set<String> places = new HashSet<>();
         Map<String, String> orders = new HashMap<>();
         Map<String, Integer> ends = new HashMap<>();
+        Set<String> withEvents = new HashSet<>();
         try (var consumer = connect.kafka().createConsumer(props)) {
             List<TopicPartition> tps = new ArrayList<>();
             for (int p = 0; p < partitions; p++) {
@@ -65,6 +69,7 @@ public record SourceRepeats(long events, long repeated, long renumbered, long re
                         continue;
                     }
                     events++;
+                    withEvents.add(e.transactionId());
                     if (!places.add(e.transactionId() + "@" + e.identity())) {
                         repeated++;
                     }
@@ -76,12 +81,14 @@ public record SourceRepeats(long events, long repeated, long renumbered, long re
             }
         }
         long resent = ends.values().stream().filter(n -> n > 1).count();
-        return new SourceRepeats(events, repeated, renumbered, resent);
+        withEvents.removeAll(ends.keySet());
+        return new SourceRepeats(events, repeated, renumbered, resent, withEvents.size());
     }
 
     @Override
     public String toString() {
         return "source_events=" + events + " source_repeated=" + repeated + " source_renumbered=" + renumbered
-                + " source_resent_transactions=" + resentTransactions;
+                + " source_resent_transactions=" + resentTransactions + " source_endless_transactions="
+                + endlessTransactions;
     }
 }
