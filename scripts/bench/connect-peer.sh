@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Lanes' Kafka Connect sink beside Debezium's JDBC sink, in one embedded Kafka + Connect cluster, on the same topic.
-#   scripts/bench/connect-peer.sh [--transactions N] [--tasks T] [--workers W]
+#   scripts/bench/connect-peer.sh [--transactions N] [--tasks T] [--workers W] [--lanes-converts]
+#                                 [--confluent-jdbc PLUGIN_DIR]
+# --confluent-jdbc: also Confluent's JDBC sink, on a third identical target (build PLUGIN_DIR first with
+#   scripts/bench/confluent-jdbc-build.sh; the JSON then has confluent_jdbc_tps, ratio_confluent, confluent_jdbc_exact).
 # Defaults: 3,000 transactions, 1 task, 8 Lanes workers per partition; about 3-6 minutes on 2 shared cores.
 # 1. Starts a KRaft broker and a Connect worker (in-process), a MariaDB source with a binlog and two identically
 #    configured MariaDB targets (throwaway servers on free loopback ports, removed at the end).

@@ -31,18 +31,20 @@ public final class ConnectPeer {
         int tasks = 1;
         int workers = 8;
         boolean lanesConverts = false;
+        java.nio.file.Path confluentJdbc = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--transactions" -> transactions = Integer.parseInt(args[++i]);
                 case "--tasks" -> tasks = Integer.parseInt(args[++i]);
                 case "--workers" -> workers = Integer.parseInt(args[++i]);
                 case "--lanes-converts" -> lanesConverts = true;
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (usage: [--transactions N] [--tasks T] [--workers W] [--lanes-converts])");
+                case "--confluent-jdbc" -> confluentJdbc = java.nio.file.Path.of(args[++i]).toAbsolutePath();
+                default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (usage: [--transactions N]"
+                        + " [--tasks T] [--workers W] [--lanes-converts] [--confluent-jdbc PLUGIN_DIR])");
             }
         }
         long seed = Long.getLong("lanes.seed", System.nanoTime());
-        Map<String, Object> result = run(transactions, tasks, workers, lanesConverts, seed);
+        Map<String, Object> result = run(transactions, tasks, workers, lanesConverts, confluentJdbc, seed);
         StringBuilder json = new StringBuilder("{");
         for (Map.Entry<String, Object> e : result.entrySet()) {
             Object v = e.getValue();
@@ -54,10 +56,21 @@ public final class ConnectPeer {
         System.exit(0);
     }
 
-    static Map<String, Object> run(int transactions, int tasks, int workers, boolean lanesConverts, long seed)
-            throws Exception {
+    /**
+     * @param confluentJdbc the plugin directory that scripts/bench/confluent-jdbc-build.sh wrote, or null: Confluent's
+     *     JDBC sink then runs too (a third target), loaded in isolation from that directory's parent as plugin.path
+     */
+    static Map<String, Object> run(int transactions, int tasks, int workers, boolean lanesConverts,
+            java.nio.file.Path confluentJdbc, long seed) throws Exception {
         Map<String, Object> out = new java.util.LinkedHashMap<>();
         Map<String, String> workerProps = io.lanes.connect.testing.SharedConnect.workerProps();
+        if (confluentJdbc != null) {
+            if (!java.nio.file.Files.isDirectory(confluentJdbc)) {
+                throw new IllegalArgumentException(confluentJdbc + ": no such plugin directory (build it with"
+                        + " scripts/bench/confluent-jdbc-build.sh)");
+            }
+            workerProps.put("plugin.path", confluentJdbc.getParent().toString());
+        }
         EmbeddedConnectCluster connect = new EmbeddedConnectCluster.Builder().name("lanes-peer").numWorkers(1)
                 .numBrokers(1).workerProps(workerProps).brokerProps(io.lanes.connect.testing.SharedConnect.brokerProps())
                 .maskExitProcedures(true).build();
@@ -66,7 +79,9 @@ public final class ConnectPeer {
         int partitions = schemas.size();
         try (MariaDbServer source = MariaDbServer.startWithBinlog();
                 MariaDbServer lanesTarget = MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=1"));
-                MariaDbServer dbzTarget = MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=1"))) {
+                MariaDbServer dbzTarget = MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=1"));
+                MariaDbServer cflTarget = confluentJdbc == null ? null
+                        : MariaDbServer.start(List.of("--innodb-flush-log-at-trx-commit=1"))) {
             String sourceUrl = source.jdbcUrl("mysql");
             Workload workload = new Workload(sourceUrl, schemas, seed);
             workload.createSource(200);
@@ -81,8 +96,10 @@ public final class ConnectPeer {
                 for (String d : Workload.targetDdl(s, true)) {
                     flat.add(d.replace("`" + s + "`.`", "`peer`.`" + s + "_"));
                 }
-                Tables.execute(dbzTarget.jdbcUrl("mysql"), List.of("CREATE DATABASE IF NOT EXISTS `peer`"));
-                Tables.execute(dbzTarget.jdbcUrl("mysql"), flat);
+                for (MariaDbServer flatTarget : cflTarget == null ? List.of(dbzTarget) : List.of(dbzTarget, cflTarget)) {
+                    Tables.execute(flatTarget.jdbcUrl("mysql"), List.of("CREATE DATABASE IF NOT EXISTS `peer`"));
+                    Tables.execute(flatTarget.jdbcUrl("mysql"), flat);
+                }
             }
             String topic = "peer.cdc";
             connect.kafka().createTopic(topic, partitions);
@@ -104,6 +121,20 @@ public final class ConnectPeer {
             out.put("debezium_jdbc_tps", dbzDone ? round(transactions / dbzSeconds) : 0);
             out.put("debezium_jdbc_seconds", round(dbzSeconds));
 
+            String cflUrl = cflTarget == null ? null : cflTarget.jdbcUrl("mysql");
+            boolean cflDone = false;
+            double cflSeconds = 0;
+            if (cflTarget != null) {
+                t0 = System.nanoTime();
+                connect.configureConnector("cfl-jdbc", confluentJdbc(topic, cflTarget.port(), tasks));
+                cflDone = awaitAudit(cflUrl, schemas, perSchema, 600, true);
+                cflSeconds = (System.nanoTime() - t0) / 1e9;
+                out.put("confluent_jdbc_tps", cflDone ? round(transactions / cflSeconds) : 0);
+                out.put("confluent_jdbc_seconds", round(cflSeconds));
+                // Stopped before Lanes runs, so that it takes no processor time from it.
+                connect.deleteConnector("cfl-jdbc");
+            }
+
             String lanesUrl = lanesTarget.jdbcUrl("mysql");
             t0 = System.nanoTime();
             Map<String, String> lanesSink = ConnectorConfigs.lanesSink(topic, lanesUrl, tasks, workers);
@@ -120,6 +151,11 @@ public final class ConnectPeer {
             out.put("lanes_exact", lanesDone && exact(sourceUrl, lanesUrl, schemas, false));
             out.put("debezium_jdbc_exact", dbzDone && exact(sourceUrl, dbzUrl, schemas, true));
             out.put("debezium_jdbc_audit_doubled", doubled(dbzUrl, schemas, true));
+            if (cflTarget != null) {
+                out.put("ratio_confluent", cflDone && lanesDone ? round(cflSeconds / lanesSeconds) : 0);
+                out.put("confluent_jdbc_exact", cflDone && exact(sourceUrl, cflUrl, schemas, true));
+                out.put("confluent_jdbc_audit_doubled", doubled(cflUrl, schemas, true));
+            }
 
             // Fault round: more of the workload streams while the Lanes sink is disturbed.
             int more = Math.max(200, transactions / 3);
@@ -170,6 +206,43 @@ public final class ConnectPeer {
         c.put("primary.key.mode", "record_key");
         c.put("schema.evolution", "none");
         c.put("collection.name.format", "${source.db}_${source.table}");
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter.schemas.enable", "true");
+        return c;
+    }
+
+    /**
+     * Confluent's JDBC sink as its documentation configures it for Debezium's change events: Debezium's
+     * ExtractNewRecordState (deletes as tombstones), upsert by the record key, deletes enabled, MariaDB through the
+     * MySQL dialect; the table from the topic, which {@link SourceTableTopic} sets from the event's source; DATETIME
+     * values (Debezium sends epoch milliseconds) converted to Connect timestamps by Kafka's TimestampConverter.
+     */
+    static Map<String, String> confluentJdbc(String topic, int port, int tasks) {
+        Map<String, String> c = new HashMap<>();
+        c.put("connector.class", "io.confluent.connect.jdbc.JdbcSinkConnector");
+        c.put("tasks.max", Integer.toString(tasks));
+        c.put("topics", topic);
+        c.put("connection.url", "jdbc:mariadb://127.0.0.1:" + port + "/peer");
+        c.put("connection.user", "root");
+        c.put("connection.password", "");
+        c.put("dialect.name", "MySqlDatabaseDialect");
+        c.put("insert.mode", "upsert");
+        c.put("pk.mode", "record_key");
+        c.put("delete.enabled", "true");
+        c.put("auto.create", "false");
+        c.put("auto.evolve", "false");
+        c.put("table.name.format", "${topic}");
+        c.put("transforms", "table,unwrap,at");
+        c.put("transforms.table.type", SourceTableTopic.class.getName());
+        c.put("transforms.unwrap.type", "io.debezium.transforms.ExtractNewRecordState");
+        c.put("transforms.unwrap.delete.tombstone.handling.mode", "tombstone");
+        c.put("transforms.at.type", "org.apache.kafka.connect.transforms.TimestampConverter$Value");
+        c.put("transforms.at.field", "at");
+        c.put("transforms.at.target.type", "Timestamp");
+        c.put("transforms.at.predicate", "ledger");
+        c.put("predicates", "ledger");
+        c.put("predicates.ledger.type", "org.apache.kafka.connect.transforms.predicates.TopicNameMatches");
+        c.put("predicates.ledger.pattern", ".*_ledger");
         c.put("key.converter.schemas.enable", "true");
         c.put("value.converter.schemas.enable", "true");
         return c;
