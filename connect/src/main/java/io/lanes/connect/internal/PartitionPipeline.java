@@ -305,6 +305,7 @@ public final class PartitionPipeline {
                 }
             }
             engine.stop();
+            logSummary(engine.stats());
         } catch (Throwable e) {
             failure = e;
             started.completeExceptionally(e);
@@ -321,6 +322,25 @@ public final class PartitionPipeline {
                 // only the catalog connection
             }
         }
+    }
+
+    /** One line at a clean stop: how much was applied in how many target commits, and where the workers' time went. */
+    private void logSummary(io.lanes.core.EngineStats stats) {
+        long[] nanos = new long[io.lanes.core.WorkerStats.TIMED_STATES.size()];
+        long transactions = 0;
+        for (io.lanes.core.WorkerStats w : stats.workers()) {
+            transactions += w.transactions();
+            for (int i = 0; i < nanos.length; i++) {
+                nanos[i] += w.nanosIn(io.lanes.core.WorkerStats.TIMED_STATES.get(i));
+            }
+        }
+        StringBuilder time = new StringBuilder();
+        for (int i = 0; i < nanos.length; i++) {
+            time.append(i == 0 ? "" : ", ").append(io.lanes.core.WorkerStats.TIMED_STATES.get(i).name().toLowerCase())
+                    .append(' ').append(String.format(java.util.Locale.ROOT, "%.2f s", nanos[i] / 1e9));
+        }
+        LOG.info("{}: stopped after {} transactions in {} target commits over {} workers (their time: {})", partition,
+                transactions, stats.commits(), stats.workers().size(), time);
     }
 
     /** Applies one complete transaction (dispatching thread): skipped when a source's duplicate, else submitted. */

@@ -16,8 +16,10 @@ import org.apache.kafka.common.utils.Utils;
 /**
  * The write keys of a reassembled transaction, for the writeset scheduler: one 64-bit hash per unique key of each row
  * image (before and after) and one per foreign key's parent row, with the keys taken from the table's shape (by default
- * the target's catalog: a change event's record key carries only the primary key). A table whose shape is unknown, or a
- * row with no usable key, makes the transaction run alone ({@link #of} returns null).
+ * the target's catalog: a change event's record key carries only the primary key). A row with no usable unique key (a
+ * table without one, or NULL in every unique key) gets its table's key instead, as the binlog path does
+ * ({@code BinlogBridge}): the transactions that change such a table are ordered among themselves, and only among
+ * themselves. A table whose shape is unknown makes the transaction run alone ({@link #of} returns null).
  *
  * <p>Values are hashed in a normalised text form (strings lower-cased without trailing spaces, numbers without trailing
  * zeros), so values a case-insensitive collation compares equal hash equal: normalising more than the target does can
@@ -49,7 +51,7 @@ public final class RowKeys {
                 return null;
             }
             TableShape shape = shape(row.table().schema(), row.table().table());
-            if (shape == null || shape.uniqueKeys().isEmpty()) {
+            if (shape == null) {
                 return null;
             }
             for (RowImage image : new RowImage[] {row.before(), row.after()}) {
@@ -67,7 +69,11 @@ public final class RowKeys {
                     }
                 }
                 if (!any) {
-                    return null;
+                    // Why the table's key is enough: two transactions changing the same row of such a table both carry
+                    // it; a row whose nullable unique key is set in one change and NULL in another meets through the
+                    // change between, which carries both the value's key and the table's.
+                    keys = grow(keys, n);
+                    keys[n++] = tableKey(schema, row.table().table());
                 }
                 for (TableShape.ForeignKey fk : shape.foreignKeys()) {
                     long h = hash(fk.parentKey().name(), fk.parent().schema(), fk.parent().table(), fk.columns(), image);
@@ -96,6 +102,18 @@ public final class RowKeys {
         return n < a.length ? a : java.util.Arrays.copyOf(a, a.length * 2);
     }
 
+    /** The key of a whole table (no index name holds NUL, so it meets no index's key). */
+    private static long tableKey(String schema, String table) {
+        return digest("\u0000table\u0001" + schema + "\u0001" + table);
+    }
+
+    /** A key's 64-bit hash, never 0. */
+    private static long digest(String text) {
+        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        long h = ((long) Utils.murmur2(bytes) << 32) ^ (java.util.Arrays.hashCode(bytes) & 0xffffffffL);
+        return h == 0 ? 1 : h;
+    }
+
     /** 0 when a key column is absent or NULL (such a row is not identified by that key). */
     private static long hash(String index, String schema, String table, List<String> columns, RowImage image) {
         StringBuilder text = new StringBuilder(64).append(index).append('\u0001').append(schema).append('\u0001')
@@ -107,9 +125,7 @@ public final class RowKeys {
             }
             text.append('\u0001').append(normalised(image.values()[at]));
         }
-        byte[] bytes = text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        long h = ((long) Utils.murmur2(bytes) << 32) ^ (java.util.Arrays.hashCode(bytes) & 0xffffffffL);
-        return h == 0 ? 1 : h;
+        return digest(text.toString());
     }
 
     private static String normalised(Object v) {

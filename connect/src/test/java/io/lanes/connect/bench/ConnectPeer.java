@@ -21,6 +21,10 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
  * transactions over the time from the connector's creation to the last transaction visible on the target. Then a fault
  * round on the Lanes sink (connector restart, target sessions killed, a worker joining and leaving, target SIGKILL and
  * restart) while more of the workload streams. Prints one JSON object as its last line.
+ *
+ * <p>With {@code --confluent-jdbc PLUGIN_DIR}, Confluent's JDBC sink too: after Debezium's, on a third identical target,
+ * paused while Lanes runs; after Lanes' fault round it gets the same fault round while another third streams, and Lanes,
+ * undisturbed then, applies that third as well.
  */
 public final class ConnectPeer {
     private ConnectPeer() {
@@ -115,8 +119,11 @@ public final class ConnectPeer {
 
             String dbzUrl = dbzTarget.jdbcUrl("mysql");
             long t0 = System.nanoTime();
+            phase("debezium-jdbc");
             connect.configureConnector("dbz-jdbc", debeziumJdbc(topic, dbzTarget.port(), tasks));
-            boolean dbzDone = awaitAudit(dbzUrl, schemas, perSchema, 600, true);
+            double[] firstRow = {-1};
+            boolean dbzDone = awaitAudit(dbzUrl, schemas, perSchema, 600, true, t0, firstRow);
+            out.put("debezium_jdbc_first_row_seconds", round(firstRow[0]));
             double dbzSeconds = (System.nanoTime() - t0) / 1e9;
             out.put("debezium_jdbc_tps", dbzDone ? round(transactions / dbzSeconds) : 0);
             out.put("debezium_jdbc_seconds", round(dbzSeconds));
@@ -126,13 +133,16 @@ public final class ConnectPeer {
             double cflSeconds = 0;
             if (cflTarget != null) {
                 t0 = System.nanoTime();
+                phase("confluent-jdbc");
                 connect.configureConnector("cfl-jdbc", confluentJdbc(topic, cflTarget.port(), tasks));
-                cflDone = awaitAudit(cflUrl, schemas, perSchema, 600, true);
+                firstRow[0] = -1;
+                cflDone = awaitAudit(cflUrl, schemas, perSchema, 600, true, t0, firstRow);
+                out.put("confluent_jdbc_first_row_seconds", round(firstRow[0]));
                 cflSeconds = (System.nanoTime() - t0) / 1e9;
                 out.put("confluent_jdbc_tps", cflDone ? round(transactions / cflSeconds) : 0);
                 out.put("confluent_jdbc_seconds", round(cflSeconds));
-                // Stopped before Lanes runs, so that it takes no processor time from it.
-                connect.deleteConnector("cfl-jdbc");
+                // Paused while Lanes runs, so that it takes no processor time from it; its fault round resumes it.
+                connect.pauseConnector("cfl-jdbc");
             }
 
             String lanesUrl = lanesTarget.jdbcUrl("mysql");
@@ -142,8 +152,11 @@ public final class ConnectPeer {
                 // Values as bytes: each partition's thread converts its own (lanes.value.converter, JsonConverter).
                 lanesSink.put("value.converter", "org.apache.kafka.connect.converters.ByteArrayConverter");
             }
+            phase("lanes");
             connect.configureConnector("lanes-sink", lanesSink);
-            boolean lanesDone = awaitAudit(lanesUrl, schemas, perSchema, 600, false);
+            firstRow[0] = -1;
+            boolean lanesDone = awaitAudit(lanesUrl, schemas, perSchema, 600, false, t0, firstRow);
+            out.put("lanes_first_row_seconds", round(firstRow[0]));
             double lanesSeconds = (System.nanoTime() - t0) / 1e9;
             out.put("lanes_tps", lanesDone ? round(transactions / lanesSeconds) : 0);
             out.put("lanes_seconds", round(lanesSeconds));
@@ -157,6 +170,7 @@ public final class ConnectPeer {
                 out.put("confluent_jdbc_audit_doubled", doubled(cflUrl, schemas, true));
             }
 
+            phase("lanes-faults");
             // Fault round: more of the workload streams while the Lanes sink is disturbed.
             int more = Math.max(200, transactions / 3);
             java.util.concurrent.CompletableFuture<long[]> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
@@ -181,12 +195,44 @@ public final class ConnectPeer {
             out.put("lanes_audit_doubled_after_faults", doubled(lanesUrl, schemas, false));
             boolean dbzAfter = awaitAudit(dbzUrl, schemas, total, 120, true);
             out.put("debezium_jdbc_exact_after_round", dbzAfter && exact(sourceUrl, dbzUrl, schemas, true));
+            if (cflTarget != null) {
+                // The same fault round on Confluent's sink while another third of the workload streams. It delivers at
+                // least once: what a fault makes it apply again shows in the audit table, which has no key there.
+                connect.resumeConnector("cfl-jdbc");
+                java.util.concurrent.CompletableFuture<long[]> run2 = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return workload.run(more, 2);
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                int cflFaults = ConnectorConfigs.faultRound(connect, "cfl-jdbc", cflUrl, cflTarget);
+                long[] after2 = run2.get();
+                Thread.sleep(2000);
+                connect.restartConnectorAndTasks("cfl-jdbc", true, true, false);
+                long[] total2 = new long[schemas.size()];
+                for (int i = 0; i < total2.length; i++) {
+                    total2[i] = total[i] + after2[i];
+                }
+                boolean cflAfter = awaitAudit(cflUrl, schemas, total2, 300, true);
+                out.put("confluent_jdbc_faults", cflFaults);
+                out.put("confluent_jdbc_exact_after_faults", cflAfter && exact(sourceUrl, cflUrl, schemas, true));
+                out.put("confluent_jdbc_audit_doubled_after_faults", doubled(cflUrl, schemas, true));
+                // Lanes, undisturbed this time, applies the same further third.
+                boolean lanesAfter2 = awaitAudit(lanesUrl, schemas, total2, 300, false);
+                out.put("lanes_exact_after_confluent_round", lanesAfter2 && exact(sourceUrl, lanesUrl, schemas, false));
+            }
             out.put("cpu_cores", Runtime.getRuntime().availableProcessors());
             out.put("load_average", round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         } finally {
             connect.stop();
         }
         return out;
+    }
+
+    /** Marks where a phase starts (stderr, epoch milliseconds), to cut a profile of the whole run into its phases. */
+    static void phase(String name) {
+        System.err.println("PEER-PHASE " + name + " " + System.currentTimeMillis());
     }
 
     static double round(double v) {
@@ -270,12 +316,25 @@ public final class ConnectPeer {
 
     static boolean awaitAudit(String url, List<String> schemas, long[] expected, int seconds, boolean flat)
             throws Exception {
+        return awaitAudit(url, schemas, expected, seconds, flat, System.nanoTime(), null);
+    }
+
+    /**
+     * @param firstRow when not null, its element 0 receives the seconds from {@code since} until the first audit row
+     *     was seen on the target (the sink's start, before its throughput)
+     */
+    static boolean awaitAudit(String url, List<String> schemas, long[] expected, int seconds, boolean flat,
+            long since, double[] firstRow) throws Exception {
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
         while (System.nanoTime() < deadline) {
             boolean all = true;
-            for (int i = 0; i < schemas.size() && all; i++) {
+            for (int i = 0; i < schemas.size() && (all || firstRow != null && firstRow[0] < 0); i++) {
                 try {
-                    all = Tables.count(url, "SELECT COUNT(DISTINCT txn) FROM " + table(schemas.get(i), "audit", flat)) >= expected[i];
+                    long n = Tables.count(url, "SELECT COUNT(DISTINCT txn) FROM " + table(schemas.get(i), "audit", flat));
+                    if (n > 0 && firstRow != null && firstRow[0] < 0) {
+                        firstRow[0] = (System.nanoTime() - since) / 1e9;
+                    }
+                    all &= n >= expected[i];
                 } catch (java.sql.SQLException down) {
                     all = false;
                 }
