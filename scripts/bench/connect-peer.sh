@@ -34,5 +34,9 @@ mvn -B -ntp -q -Dstyle.color=never "${repo[@]}" -pl connect exec:java -Dexec.cla
 grep -av '^{' "$out" >&2 || true
 result=$(grep -a '^{' "$out" | tail -1 || true)
 if [ -z "$result" ]; then echo "connect-peer: no result (exit status $status)" >&2; exit 1; fi
+# The build measured: the commit, with "+" when the working tree had changes.
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- . ':!docs' 2>/dev/null || commit="$commit+"
+result="${result%\}}, \"commit\": \"$commit\"}"
 mkdir -p docs/bench && echo "$result" >> docs/bench/connect-peer.jsonl
 echo "$result"
