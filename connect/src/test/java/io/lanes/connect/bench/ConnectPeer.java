@@ -173,21 +173,8 @@ public final class ConnectPeer {
             phase("lanes-faults");
             // Fault round: more of the workload streams while the Lanes sink is disturbed.
             int more = Math.max(200, transactions / 3);
-            java.util.concurrent.CompletableFuture<long[]> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return workload.run(more, 2);
-                } catch (Exception e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            int faults = ConnectorConfigs.faultRound(connect, "lanes-sink", lanesUrl, lanesTarget);
-            long[] after = run.get();
-            Thread.sleep(2000);
-            connect.restartConnectorAndTasks("lanes-sink", true, true, false);
-            long[] total = new long[schemas.size()];
-            for (int i = 0; i < total.length; i++) {
-                total[i] = perSchema[i] + after[i];
-            }
+            long[] total = perSchema.clone();
+            int faults = faultRoundWhileStreaming(connect, "lanes-sink", lanesTarget, workload, more, total);
             boolean doneAfter = awaitAudit(lanesUrl, schemas, total, 300, false);
             out.put("faults", faults);
             out.put("fault_transactions", more);
@@ -199,21 +186,8 @@ public final class ConnectPeer {
                 // The same fault round on Confluent's sink while another third of the workload streams. It delivers at
                 // least once: what a fault makes it apply again shows in the audit table, which has no key there.
                 connect.resumeConnector("cfl-jdbc");
-                java.util.concurrent.CompletableFuture<long[]> run2 = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return workload.run(more, 2);
-                    } catch (Exception e) {
-                        throw new RuntimeException(e);
-                    }
-                });
-                int cflFaults = ConnectorConfigs.faultRound(connect, "cfl-jdbc", cflUrl, cflTarget);
-                long[] after2 = run2.get();
-                Thread.sleep(2000);
-                connect.restartConnectorAndTasks("cfl-jdbc", true, true, false);
-                long[] total2 = new long[schemas.size()];
-                for (int i = 0; i < total2.length; i++) {
-                    total2[i] = total[i] + after2[i];
-                }
+                long[] total2 = total.clone();
+                int cflFaults = faultRoundWhileStreaming(connect, "cfl-jdbc", cflTarget, workload, more, total2);
                 boolean cflAfter = awaitAudit(cflUrl, schemas, total2, 300, true);
                 out.put("confluent_jdbc_faults", cflFaults);
                 out.put("confluent_jdbc_exact_after_faults", cflAfter && exact(sourceUrl, cflUrl, schemas, true));
@@ -228,6 +202,30 @@ public final class ConnectPeer {
             connect.stop();
         }
         return out;
+    }
+
+    /**
+     * The fault round of {@link ConnectorConfigs#faultRound} on {@code sink} while {@code more} transactions of the
+     * workload stream, then a restart of whatever failed (as an operator would); adds the transactions written per
+     * schema to {@code perSchema} and returns the faults injected.
+     */
+    static int faultRoundWhileStreaming(EmbeddedConnectCluster connect, String sink, MariaDbServer target,
+            Workload workload, int more, long[] perSchema) throws Exception {
+        java.util.concurrent.CompletableFuture<long[]> run = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return workload.run(more, 2);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        int faults = ConnectorConfigs.faultRound(connect, sink, target.jdbcUrl("mysql"), target);
+        long[] written = run.get();
+        Thread.sleep(2000);
+        connect.restartConnectorAndTasks(sink, true, true, false);
+        for (int i = 0; i < perSchema.length; i++) {
+            perSchema[i] += written[i];
+        }
+        return faults;
     }
 
     /** Marks where a phase starts (stderr, epoch milliseconds), to cut a profile of the whole run into its phases. */
