@@ -2,7 +2,8 @@
 """Draws docs/bench/connect-peer.svg from the JSON lines of connect-peer.sh runs (docs/bench/connect-peer.jsonl):
 transactions/s of Debezium's JDBC sink, Confluent's (runs with --confluent-jdbc) and the Lanes sink, a group of bars
 per run, with exactness marked (for Confluent's sink: after its fault round too).
-  connect-peer-chart.py [SRC] [DST] [--confluent]   (--confluent: only the runs that measured Confluent's sink)"""
+  connect-peer-chart.py [SRC] [DST] [--confluent] [--min-transactions=N]
+  (--confluent: only the runs that measured Confluent's sink; --min-transactions: leave out smaller smoke runs)"""
 import json
 import sys
 from pathlib import Path
@@ -13,6 +14,9 @@ dst = Path(args[1] if len(args) > 1 else "docs/bench/connect-peer.svg")
 runs = [json.loads(line) for line in src.read_text().splitlines() if line.strip()]
 if "--confluent" in sys.argv:
     runs = [r for r in runs if "confluent_jdbc_tps" in r]
+for a in sys.argv[1:]:
+    if a.startswith("--min-transactions="):
+        runs = [r for r in runs if r["transactions"] >= int(a.split("=", 1)[1])]
 SINKS = [("debezium_jdbc_tps", "#999", "Debezium JDBC", "debezium_jdbc_exact"),
          ("confluent_jdbc_tps", "#e08a1e", "Confluent JDBC", "confluent_jdbc_exact"),
          ("lanes_tps", "#2a6ebb", "Lanes", "lanes_exact")]
