@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Side by side with MariaDB's own parallel replica, on the seed MTS workload (sysbench oltp_update_index over N schemas).
 #   scripts/bench/peer-mariadb.sh [--schemas 10] [--rows 10000] [--per-schema 10000] [--threads "0 1 2 4 10 16"]
-#                                 [--flush "1 2"] [--block-commit 64] [--scheduler schema] [--commit-order partition]
+#                                 [--flush "1 2"] [--block-commit 256] [--scheduler schema] [--commit-order partition]
 #                                 [--label full] [--lanes-jvm "launcher default"]
 # Defaults are the full run (10 x 10,000 rows, 100,000 transactions). A small run, e.g.:
 #   scripts/bench/peer-mariadb.sh --rows 1000 --per-schema 200 --threads "0 4" --label smoke
@@ -35,7 +35,7 @@
 # per-worker statistics); then docs/benchmarks.md is regenerated.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-schemas=10; rows=10000; per_schema=10000; threads="0 1 2 4 10 16"; flushes="1 2"; block=64; scheduler=schema; order=partition; label=full; jvms="launcher default"
+schemas=10; rows=10000; per_schema=10000; threads="0 1 2 4 10 16"; flushes="1 2"; block=256; scheduler=schema; order=partition; label=full; jvms="launcher default"
 while [ $# -gt 0 ]; do
   case "$1" in
     --schemas) schemas=$2; shift 2;;

@@ -111,7 +111,7 @@ echo "== e2e-probe: ${e2e_cmd[*]}"
 grep -E 'round|1024 workers' "$out/e2e-probe.log" | tail -30 || true
 echo "load after e2e-probe: $(uptime)" >> "$run_txt"
 # Seed 004: exactly-once checkpoint rows in the target transaction vs none (h2, uniform10, schema, partition; workers
-# 0,4 x block commit 1,64). Not a JMH pass: JMH runs one configuration after another, so on a shared machine a burst of
+# 0,4 x block commit 1,256). Not a JMH pass: JMH runs one configuration after another, so on a shared machine a burst of
 # other load lands on one side; the probe runs every configuration once per round in a shuffled order and takes the
 # median of the paired per-round ratios, of wall time and of process CPU time.
 if [ "$mode" = smoke ]; then probe_rounds=(--rounds 2 --warmup 1); else probe_rounds=(--rounds 40 --warmup 10); fi

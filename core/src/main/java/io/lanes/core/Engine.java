@@ -197,7 +197,7 @@ public final class Engine<P> implements AutoCloseable {
      * Configures an {@link Engine}: the objects it is handed and an {@link EngineSettings} (every value, validated;
      * {@link #settings()} reads it, {@link #settings(EngineSettings)} replaces it). Defaults follow MySQL's: 4 workers,
      * {@link PartitionScheduler}, {@link CommitOrder#PER_PARTITION}, checkpoint group 512 transactions / 300 ms, 128 MiB queue
-     * budget, 16,384 transactions per worker queue, block commit 64, 10 retries ({@link EngineSettings#defaults()}).
+     * budget, 16,384 transactions per worker queue, block commit 256, 10 retries ({@link EngineSettings#defaults()}).
      * Not thread-safe.
      */
     public static final class Builder<P> {

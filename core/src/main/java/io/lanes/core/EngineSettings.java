@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param queueBudgetBytes bytes of queued transactions before dispatch waits (MySQL's replica_pending_jobs_size_max;
  *     default 128 MiB)
  * @param workerQueueCapacity transactions queued per worker before dispatch waits (default 16,384)
- * @param blockCommit most transactions a worker commits in one target transaction; 1 commits each alone (default 64)
+ * @param blockCommit most transactions a worker commits in one target transaction; 1 commits each alone (default 256;
+ *     chosen by measurement on issue 19's workloads: docs/commit-order.md)
  * @param retries retries of a failed batch before the engine stops (MySQL's replica_transaction_retries; default 10)
  * @param retryBackoff back-off before the first retry, doubling (default 10 ms)
  * @param retryMaxBackoff the most the back-off doubles to (default 1 s)
@@ -39,7 +40,7 @@ public record EngineSettings(int workers, CommitOrder commitOrder, String initia
         Duration retryBackoff, Duration retryMaxBackoff, Duration commitOrderTimeout,
         boolean commitOrderDeadlockDetection, Duration statsInterval, String name) {
     private static final EngineSettings DEFAULTS = new EngineSettings(4, CommitOrder.PER_PARTITION, null, 512,
-            Duration.ofMillis(300), 128L << 20, 16_384, 64, 10, Duration.ofMillis(10), Duration.ofSeconds(1),
+            Duration.ofMillis(300), 128L << 20, 16_384, 256, 10, Duration.ofMillis(10), Duration.ofSeconds(1),
             Duration.ofSeconds(1), true, Duration.ofSeconds(1), "lanes");
 
     /**

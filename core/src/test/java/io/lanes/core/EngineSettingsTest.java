@@ -22,7 +22,7 @@ class EngineSettingsTest {
         assertEquals(Duration.ofMillis(300), d.checkpointPeriod());
         assertEquals(128L << 20, d.queueBudgetBytes());
         assertEquals(16_384, d.workerQueueCapacity());
-        assertEquals(64, d.blockCommit());
+        assertEquals(256, d.blockCommit());
         assertEquals(10, d.retries());
         assertEquals(Duration.ofMillis(10), d.retryBackoff());
         assertEquals(Duration.ofSeconds(1), d.retryMaxBackoff());
@@ -38,7 +38,7 @@ class EngineSettingsTest {
         EngineSettings d = EngineSettings.defaults();
         EngineSettings w = d.withBlockCommit(7);
         assertEquals(7, w.blockCommit());
-        assertEquals(d, w.withBlockCommit(64));
+        assertEquals(d, w.withBlockCommit(256));
         assertEquals(d.withWorkers(9).withCommitOrder(CommitOrder.NONE),
                 d.withCommitOrder(CommitOrder.NONE).withWorkers(9));
     }

@@ -50,7 +50,7 @@ import jdk.jfr.consumer.RecordingFile;
  * Options (defaults in brackets): {@code --rounds N} [15], {@code --warmup N} rounds discarded [10: on 2 busy cores
  * the process CPU time of a round of the 8 configurations kept falling for about 10 rounds, JIT compilation
  * presumably], {@code --checkpoint
- * LIST} [table,none], {@code --workers LIST} [0,4], {@code --block-commit LIST} [1,64], {@code --workload NAME}
+ * LIST} [table,none], {@code --workers LIST} [0,4], {@code --block-commit LIST} [1,256], {@code --workload NAME}
  * [uniform10], {@code --transactions N} [2000], {@code --scheduler NAME} [schema], {@code --commit-order NAME}
  * [partition], {@code --seed N} [4] (the shuffle), {@code --jfr MS} [1; 0: no JFR], {@code -o FILE}
  * [docs/bench/checkpoint-probe.json]. The JSON holds
@@ -405,7 +405,7 @@ public final class CheckpointCostProbe {
         o.put("--warmup", "10");
         o.put("--checkpoint", "table,none");
         o.put("--workers", "0,4");
-        o.put("--block-commit", "1,64");
+        o.put("--block-commit", "1,256");
         o.put("--workload", "uniform10");
         o.put("--transactions", "2000");
         o.put("--scheduler", "schema");

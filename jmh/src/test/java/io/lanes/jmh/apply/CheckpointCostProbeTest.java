@@ -21,7 +21,7 @@ class CheckpointCostProbeTest {
     void aTinyProbeRunWritesJsonThatTheReportRenders(@TempDir Path docs) throws Exception {
         Path bench = Files.createDirectories(docs.resolve("bench"));
         Path out = CheckpointCostProbe.run(new String[] {"--rounds", "2", "--warmup", "0", "--transactions", "100",
-            "--workers", "0,2", "--block-commit", "1,64", "-o", bench.resolve("checkpoint-probe.json").toString()});
+            "--workers", "0,2", "--block-commit", "1,256", "-o", bench.resolve("checkpoint-probe.json").toString()});
         String json = Files.readString(out);
         assertEquals(16, json.split("\"wallNanos\"", -1).length - 1, "2 rounds x 8 configurations: " + json);
         assertTrue(json.contains("\"command\": \"") && json.contains("\"uptimeBefore\": \""), json);
@@ -30,13 +30,13 @@ class CheckpointCostProbeTest {
         assertTrue(json.contains("JdbcCheckpointTable.write"), json);
         String md = BenchReportAccess.render(bench, docs);
         assertTrue(md.matches("(?s).*\\| 2 \\| 1 \\|[^\n]*\\| \\d+\\.\\d%, \\d+\\.\\d% \\| 2 \\|.*"), md);
-        for (String line : List.of("| 0 | 1 |", "| 0 | 64 (default) |", "| 2 | 1 |", "| 2 | 64 (default) |")) {
+        for (String line : List.of("| 0 | 1 |", "| 0 | 256 (default) |", "| 2 | 1 |", "| 2 | 256 (default) |")) {
             assertTrue(md.contains(line), line + " in " + md);
         }
         String[] seed004 = BenchReportAccess.goals("[]", json).stream().filter(g -> g[0].startsWith("Seed 004"))
                 .findFirst().orElseThrow();
         assertTrue(seed004[2].equals("PASS") || seed004[2].equals("FAIL"), seed004[1] + ": " + seed004[2]);
-        assertTrue(seed004[1].contains("block commit 64 (Lanes's default): 0 workers ") && seed004[1].contains(
+        assertTrue(seed004[1].contains("block commit 256 (Lanes's default): 0 workers ") && seed004[1].contains(
                 "Block commit 1 "), seed004[1]);
     }
 
@@ -47,12 +47,12 @@ class CheckpointCostProbeTest {
         long[] noneWall = {1_000_000_000L, 3_000_000_000L, 1_500_000_000L};
         for (int round = 1; round <= 3; round++) {
             long none = noneWall[round - 1];
-            runs.add(new CheckpointCostProbe.Run(round, 0, new CheckpointCostProbe.Config("none", 4, 64), 1000, none,
+            runs.add(new CheckpointCostProbe.Run(round, 0, new CheckpointCostProbe.Config("none", 4, 256), 1000, none,
                     500_000_000L));
-            runs.add(new CheckpointCostProbe.Run(round, 1, new CheckpointCostProbe.Config("table", 4, 64), 1000,
+            runs.add(new CheckpointCostProbe.Run(round, 1, new CheckpointCostProbe.Config("table", 4, 256), 1000,
                     Math.round(none / 0.9), round == 2 ? 400_000_000L : 550_000_000L));
         }
-        List<CheckpointCostProbe.Summary> s = CheckpointCostProbe.summarise(runs, List.of(4), List.of(64), 3);
+        List<CheckpointCostProbe.Summary> s = CheckpointCostProbe.summarise(runs, List.of(4), List.of(256), 3);
         assertEquals(1, s.size());
         assertEquals(0.10, s.get(0).wallCost(), 1e-9);
         assertEquals(1 - 500.0 / 550.0, s.get(0).cpuCost(), 1e-9, "median of 1 - 500/550, 1 - 500/400, 1 - 500/550");

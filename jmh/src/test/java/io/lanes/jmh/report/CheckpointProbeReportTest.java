@@ -19,26 +19,26 @@ class CheckpointProbeReportTest {
     private static final String SEED_004 = "Seed 004";
 
     @Test
-    void defaultBlockCommitIs64AsTheGoalsTextSays() {
-        assertEquals(64, LanesConfig.DEFAULT_BLOCK_COMMIT);
+    void defaultBlockCommitIs256AsTheGoalsTextSays() {
+        assertEquals(256, LanesConfig.DEFAULT_BLOCK_COMMIT);
     }
 
     @Test
     void seed004IsJudgedAtTheDefaultBlockCommitAndStatesBlockCommit1() {
-        String probe = probe(row(0, 1, 0.12, 0.09), row(4, 1, 0.20, 0.15), row(0, 64, 0.02, 0.01), row(4, 64, 0.04, 0.03));
+        String probe = probe(row(0, 1, 0.12, 0.09), row(4, 1, 0.20, 0.15), row(0, 256, 0.02, 0.01), row(4, 256, 0.04, 0.03));
         String[] g = seed004(BenchReportAccess.goals("[]", probe));
         assertEquals("PASS", g[2], g[1]);
-        assertTrue(g[1].contains("block commit 64 (Lanes's default): 0 workers 2.0% wall, 1.0% CPU, 1.0% of CPU samples"
+        assertTrue(g[1].contains("block commit 256 (Lanes's default): 0 workers 2.0% wall, 1.0% CPU, 1.0% of CPU samples"
                 + " in checkpoint code; 4 workers 4.0% wall, 3.0% CPU, 3.0% of CPU samples in checkpoint code"), g[1]);
         assertTrue(g[1].contains("Block commit 1 (each source transaction commits alone: a checkpoint row per "
                 + "transaction), not judged: 0 workers 12.0% wall, 9.0% CPU, 9.0% of CPU samples in checkpoint code; "
                 + "4 workers 20.0% wall, 15.0% CPU, 15.0% of CPU samples in checkpoint code"), g[1]);
         assertTrue(g[1].endsWith("15 interleaved rounds, median of paired ratios"), "quartiles 4 points apart: " + g[1]);
 
-        String over = probe(row(0, 1, 0.01, 0.01), row(0, 64, 0.02, 0.01), row(4, 64, 0.06, 0.01));
+        String over = probe(row(0, 1, 0.01, 0.01), row(0, 256, 0.02, 0.01), row(4, 256, 0.06, 0.01));
         assertEquals("FAIL", seed004(BenchReportAccess.goals("[]", over))[2], "worst wall cost at the default is 6%");
 
-        String noisy = probe(row(0, 64, 0.02, 0.01)).replace("\"wallCostQ3\": 0.04", "\"wallCostQ3\": 0.2");
+        String noisy = probe(row(0, 256, 0.02, 0.01)).replace("\"wallCostQ3\": 0.04", "\"wallCostQ3\": 0.2");
         assertTrue(seed004(BenchReportAccess.goals("[]", noisy))[1].endsWith("; noisy: the per-round wall costs' quartiles"
                 + " lie up to 20 points apart (a busy machine), the CPU-sample share is the steadier figure"), noisy);
     }
@@ -56,7 +56,7 @@ class CheckpointProbeReportTest {
     @Test
     void reportRendersTheProbeTableWithHowItWasMeasuredAndKeepsTheJmhTable(@TempDir Path docs) throws Exception {
         Path bench = Files.createDirectories(docs.resolve("bench"));
-        Files.writeString(bench.resolve("checkpoint-probe.json"), probe(row(0, 1, 0.12, 0.09), row(4, 64, 0.04, 0.03)));
+        Files.writeString(bench.resolve("checkpoint-probe.json"), probe(row(0, 1, 0.12, 0.09), row(4, 256, 0.04, 0.03)));
         String md = BenchReportAccess.render(bench, docs);
         String section = md.substring(md.indexOf("## Exactly-once checkpoint cost"), md.indexOf("## Side by side"));
         assertTrue(section.contains("| workers | block commit | with checkpoint rows (tps) | without (tps) | wall cost [q1, q3] |"
@@ -64,7 +64,7 @@ class CheckpointProbeReportTest {
                 + " without) | rounds |"), section);
         assertTrue(section.contains("| 0 | 1 | 880 | 1,000 | 12.0% [10.0, 14.0] | 9.0% [8.0, 10.0] | 110, 100 | 9.0%, 0.5% |"
                 + " 15 |"), section);
-        assertTrue(section.contains("| 4 | 64 (default) | 960 | 1,000 | 4.0% [2.0, 6.0] | 3.0% [2.0, 4.0] | 103, 100 |"
+        assertTrue(section.contains("| 4 | 256 (default) | 960 | 1,000 | 4.0% [2.0, 6.0] | 3.0% [2.0, 4.0] | 103, 100 |"
                 + " 3.0%, 0.5% | 15 |"), section);
         assertTrue(section.contains("command: java -cp jmh/target/benchmarks.jar io.lanes.jmh.apply.CheckpointCostProbe"),
                 section);
@@ -74,7 +74,7 @@ class CheckpointProbeReportTest {
         assertTrue(section.contains("](bench/checkpoint-probe.json)"), section);
         assertFalse(section.contains("### JMH pass"), "no JMH results, no JMH table: " + section);
         assertTrue(md.contains("| Seed 004: exactly-once checkpointing costs <= 5% of throughput (h2, at the default block"
-                + " commit 64) |"), md);
+                + " commit 256) |"), md);
 
         Files.writeString(bench.resolve("apply-h2-checkpoint.json"),
                 "[" + h2("table", 4, 900) + "," + h2("none", 4, 1000) + "]");
@@ -82,7 +82,7 @@ class CheckpointProbeReportTest {
         String section2 = both.substring(both.indexOf("## Exactly-once checkpoint cost"), both.indexOf("## Side by side"));
         assertTrue(section2.contains("### JMH pass"), section2);
         assertTrue(section2.contains("| uniform10 | schema | 4 | 1 | 900 | 1,000 | 10.0% |"), section2);
-        assertTrue(section2.indexOf("| 4 | 64 (default) |") < section2.indexOf("### JMH pass"), "probe first");
+        assertTrue(section2.indexOf("| 4 | 256 (default) |") < section2.indexOf("### JMH pass"), "probe first");
     }
 
     private static String[] seed004(List<String[]> goals) {
