@@ -301,11 +301,17 @@ public final class BinlogBridge {
 
     private String position(BinlogTransaction t) {
         String file = t.endFile();
-        int slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-        // Binlog file names are unique per server; directories differ between a source and a copy of its files.
-        return new SourcePosition(slash < 0 ? file : file.substring(slash + 1), t.endPosition(), gtidState.toString())
-                .toString();
+        if (file != positionFileOf) {
+            // Binlog file names are unique per server; directories differ between a source and a copy of its files.
+            positionFileOf = file;
+            positionFile = FileSource.baseName(file);
+        }
+        return new SourcePosition(positionFile, t.endPosition(), gtidState.toString()).toString();
     }
+
+    /** The last file name {@link #position} saw and its base name (every transaction of a file names the same). */
+    private String positionFileOf;
+    private String positionFile;
 
     /**
      * The logical clock the bridge gives a transaction: MySQL's last_committed and sequence_number from its GTID event

@@ -77,8 +77,7 @@ final class FileSource implements Source {
                     if (base != null) {
                         pipeline.sourceBytesRead(base + t.endPosition());
                     }
-                    order.check(t, baseName(t.endFile()) + ":" + t.endPosition()
-                            + (t.gtid() == null ? "" : " (GTID " + t.gtid() + ")"));
+                    order.check(t);
                     if (!pipeline.offer(t)) {
                         return;
                     }

@@ -50,7 +50,8 @@ final class Pipeline {
     private volatile long sourceBytesTotal = -1;
     private volatile String sourcePosition;
     private volatile long lastSequence;
-    private volatile String currentPosition;
+    /** The transaction being converted or submitted (formatted only when asked for: this is set for every one). */
+    private volatile BinlogTransaction current;
 
     private Pipeline(Builder b) {
         this.name = b.name;
@@ -151,7 +152,7 @@ final class Pipeline {
             caughtUp = false;
             onRunning.run();
         }
-        currentPosition = FileSource.baseName(t.endFile()) + ":" + t.endPosition();
+        current = t;
         long definitionsBefore = history.version();
         Transaction<SourceTransaction> txn = decorator.apply(bridge.convert(t));
         if (history.version() != definitionsBefore && historyStore != null) {
@@ -171,7 +172,7 @@ final class Pipeline {
         }
         long sequence = engine.submit(txn);
         progress.submitted(sequence, commitMillis, txn.position(), rowCount, engine);
-        currentPosition = null;
+        current = null;
         lastSequence = sequence;
         sourcePosition = txn.position();
         transactionsRead++;
@@ -305,7 +306,8 @@ final class Pipeline {
 
     /** The position of the transaction being converted or submitted; null between transactions. */
     String currentPosition() {
-        return currentPosition;
+        BinlogTransaction t = current;
+        return t == null ? null : FileSource.baseName(t.endFile()) + ":" + t.endPosition();
     }
 
     PipelineProgress progress() {

@@ -36,10 +36,15 @@ import java.util.Set;
 final class SourceOrderGuard {
     private String lastFile;
     private long lastOffset = -1;
-    private String lastPosition;
+    /** Where the last transaction checked ended, which a refusal names. */
+    private End last;
     private final Set<String> filesDone = new HashSet<>();
     private final MariaDbGtidPosition mariaDomains = new MariaDbGtidPosition();
-    private final Map<Long, String> mariaPositions = new HashMap<>();
+    /** Per MariaDB domain, where the transaction that carried its last GTID ended. */
+    private final Map<Long, End> mariaLast = new HashMap<>();
+    /** The last file name read and its base name: every transaction of a file names the same file. */
+    private String baseOf;
+    private String base;
     private final MySqlGtidSet mysql = new MySqlGtidSet();
 
     /**
@@ -75,21 +80,28 @@ final class SourceOrderGuard {
     }
 
     /**
-     * Checks the next transaction read, before it is passed over or handed to the engine.
+     * Checks the next transaction read, before it is passed over or handed to the engine. Nothing is formatted unless
+     * it is refused (this runs for every transaction, on the reading thread that bounds a file's apply rate).
      *
-     * @param positionText the transaction's position as checkpoints write it (for the message)
      * @throws LanesException naming this transaction's position and the one it does not come after
      */
-    void check(BinlogTransaction t, String positionText) {
-        String file = baseName(t.endFile());
+    void check(BinlogTransaction t) {
+        String endFile = t.endFile();
+        if (endFile != baseOf) {
+            baseOf = endFile;
+            base = baseName(endFile);
+        }
+        String file = base;
         long offset = t.endPosition();
+        End end = new End(file, offset, t.gtid());
         if (lastFile != null) {
             boolean backwards = file.equals(lastFile) ? offset <= lastOffset
                     : filesDone.contains(file) || sameSeries(lastFile, file)
                             && io.lanes.binlog.gtid.SourcePosition.compareBinlogFiles(file, lastFile) < 0;
             if (backwards) {
+                String positionText = end.toString();
                 throw refused("the transaction ending at " + positionText + " does not come after the one ending at "
-                        + lastPosition + ": the input goes backwards or repeats (the same file given twice, or files "
+                        + last + ": the input goes backwards or repeats (the same file given twice, or files "
                         + "out of order?)", positionText);
             }
             if (!file.equals(lastFile)) {
@@ -100,15 +112,17 @@ final class SourceOrderGuard {
         if (gtid instanceof MariaDbGtid m) {
             MariaDbGtid before = mariaDomains.get(m.domainId());
             if (mariaDomains.contains(m)) {
+                String positionText = end.toString();
                 throw refused("GTID " + m + " of the transaction ending at " + positionText + " does not come after "
-                        + before + " (ending at " + mariaPositions.get(m.domainId()) + ") in domain " + m.domainId()
+                        + before + " (ending at " + mariaLast.get(m.domainId()) + ") in domain " + m.domainId()
                         + ": the input repeats or goes backwards (the same transactions twice, files out of order, or "
                         + "a source that ran with gtid_strict_mode=OFF)", positionText);
             }
             mariaDomains.add(m);
-            mariaPositions.put(m.domainId(), positionText);
+            mariaLast.put(m.domainId(), end);
         } else if (gtid instanceof MySqlGtid g) {
             if (mysql.contains(g)) {
+                String positionText = end.toString();
                 throw refused("GTID " + g + " of the transaction ending at " + positionText + " was read before, in an "
                         + "earlier transaction of this input: the input repeats (the same file twice?)", positionText);
             }
@@ -116,7 +130,15 @@ final class SourceOrderGuard {
         }
         lastFile = file;
         lastOffset = offset;
-        lastPosition = positionText;
+        last = end;
+    }
+
+    /** Where a transaction ended (its file's base name), kept unformatted; {@link #toString} as messages name it. */
+    private record End(String file, long offset, Gtid gtid) {
+        @Override
+        public String toString() {
+            return file + ":" + offset + (gtid == null ? "" : " (GTID " + gtid + ")");
+        }
     }
 
     private static LanesException refused(String message, String position) {
