@@ -237,12 +237,20 @@ public final class ConnectPeer {
         return Math.round(v * 100) / 100.0;
     }
 
-    static Map<String, String> debeziumJdbc(String topic, int port, int tasks) {
+    /** What every peer JDBC sink shares: its class, tasks, the topic, the flat target's URL, JSON with schemas. */
+    private static Map<String, String> jdbcSink(String connectorClass, String topic, int port, int tasks) {
         Map<String, String> c = new HashMap<>();
-        c.put("connector.class", "io.debezium.connector.jdbc.JdbcSinkConnector");
+        c.put("connector.class", connectorClass);
         c.put("tasks.max", Integer.toString(tasks));
         c.put("topics", topic);
         c.put("connection.url", "jdbc:mariadb://127.0.0.1:" + port + "/peer");
+        c.put("key.converter.schemas.enable", "true");
+        c.put("value.converter.schemas.enable", "true");
+        return c;
+    }
+
+    static Map<String, String> debeziumJdbc(String topic, int port, int tasks) {
+        Map<String, String> c = jdbcSink("io.debezium.connector.jdbc.JdbcSinkConnector", topic, port, tasks);
         c.put("connection.username", "root");
         c.put("connection.password", "");
         c.put("insert.mode", "upsert");
@@ -250,8 +258,6 @@ public final class ConnectPeer {
         c.put("primary.key.mode", "record_key");
         c.put("schema.evolution", "none");
         c.put("collection.name.format", "${source.db}_${source.table}");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter.schemas.enable", "true");
         return c;
     }
 
@@ -262,11 +268,7 @@ public final class ConnectPeer {
      * values (Debezium sends epoch milliseconds) converted to Connect timestamps by Kafka's TimestampConverter.
      */
     static Map<String, String> confluentJdbc(String topic, int port, int tasks) {
-        Map<String, String> c = new HashMap<>();
-        c.put("connector.class", "io.confluent.connect.jdbc.JdbcSinkConnector");
-        c.put("tasks.max", Integer.toString(tasks));
-        c.put("topics", topic);
-        c.put("connection.url", "jdbc:mariadb://127.0.0.1:" + port + "/peer");
+        Map<String, String> c = jdbcSink("io.confluent.connect.jdbc.JdbcSinkConnector", topic, port, tasks);
         c.put("connection.user", "root");
         c.put("connection.password", "");
         c.put("dialect.name", "MySqlDatabaseDialect");
@@ -287,8 +289,6 @@ public final class ConnectPeer {
         c.put("predicates", "ledger");
         c.put("predicates.ledger.type", "org.apache.kafka.connect.transforms.predicates.TopicNameMatches");
         c.put("predicates.ledger.pattern", ".*_ledger");
-        c.put("key.converter.schemas.enable", "true");
-        c.put("value.converter.schemas.enable", "true");
         return c;
     }
 
