@@ -91,6 +91,9 @@ public final class BinlogBridge {
     private boolean foreignKeyChecksOffRunsAlone;
     private boolean followSkippedDefinitions = true;
     private boolean uniqueIndexKeys;
+    /** The last file name {@link #position} saw and its base name (every transaction of a file names the same). */
+    private String positionFileOf;
+    private String positionFile;
 
     /** A bridge whose statements pass {@link StatementFilter#defaults}: account management skipped. */
     public BinlogBridge(SchemaMapping mapping, TableMetadata metadata) {
@@ -308,10 +311,6 @@ public final class BinlogBridge {
         }
         return new SourcePosition(positionFile, t.endPosition(), gtidState.toString()).toString();
     }
-
-    /** The last file name {@link #position} saw and its base name (every transaction of a file names the same). */
-    private String positionFileOf;
-    private String positionFile;
 
     /**
      * The logical clock the bridge gives a transaction: MySQL's last_committed and sequence_number from its GTID event

@@ -57,7 +57,7 @@ final class SourceOrderGuard {
         Map<Object, Integer> byIdentity = new HashMap<>();
         for (int i = 0; i < files.size(); i++) {
             Path f = files.get(i);
-            String name = baseName(f.toString());
+            String name = FileSource.baseName(f.toString());
             Integer seen = byName.put(name, i);
             Object identity = identity(f);
             Integer same = identity == null ? null : byIdentity.put(identity, i);
@@ -69,8 +69,8 @@ final class SourceOrderGuard {
             }
         }
         for (int i = 1; i < files.size(); i++) {
-            String a = baseName(files.get(i - 1).toString());
-            String b = baseName(files.get(i).toString());
+            String a = FileSource.baseName(files.get(i - 1).toString());
+            String b = FileSource.baseName(files.get(i).toString());
             if (sameSeries(a, b) && io.lanes.binlog.gtid.SourcePosition.compareBinlogFiles(b, a) < 0) {
                 throw new IllegalArgumentException("source file " + files.get(i) + " comes after " + files.get(i - 1)
                         + " but is an earlier file of the same server (binlog files are numbered in the order they "
@@ -89,7 +89,7 @@ final class SourceOrderGuard {
         String endFile = t.endFile();
         if (endFile != baseOf) {
             baseOf = endFile;
-            base = baseName(endFile);
+            base = FileSource.baseName(endFile);
         }
         String file = base;
         long offset = t.endPosition();
@@ -163,11 +163,6 @@ final class SourceOrderGuard {
             }
         }
         return true;
-    }
-
-    private static String baseName(String file) {
-        int slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-        return slash < 0 ? file : file.substring(slash + 1);
     }
 
     /** The file's identity on disk (device and inode where the file system has them), or null. */
