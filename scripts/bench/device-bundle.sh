@@ -7,6 +7,7 @@
 #   .devbundle/part2: cp.tar.xz (the connect module's test classpath, jars stored uncompressed so that xz compresses
 #                     across them, native libraries other than linux-x86_64 removed) and run.sh (call 2, on the same
 #                     warm machine: ConnectPeer once per argument, "LIMIT:ARG,ARG,...", results in $OUT/results.jsonl).
+# PART1_ONLY=1 packs part1 alone (what scripts/bench/device/realistic-run.sh needs beside the jar and the fixtures).
 # Build first (mvn -DskipTests install). Needs jlink from a JDK 17 with jmods, mariadbd from mariadb-server, xz, zip.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,6 +26,8 @@ for lib in $( (ldd /usr/sbin/mariadbd; ldd /usr/bin/mariadb; ldd /usr/bin/mariad
   cp -L "$lib" $tmp/mdb/opt/mdblib/
 done
 (cd $tmp && tar cf - jre0 mdb) | xz -T0 -9 > $out/part1/jm.tar.xz
+cp scripts/bench/device/setup.sh $out/part1/setup.sh
+if [ "${PART1_ONLY:-}" = 1 ]; then du -sh $out/part1; exit 0; fi
 mvn -B -ntp -q -pl connect dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=$tmp/cp.txt >/dev/null
 mkdir -p $tmp/cp0/jars
 classpath=""

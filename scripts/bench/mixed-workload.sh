@@ -14,7 +14,7 @@
 # before each run, the checkpoint in lanes_bench.lanes_checkpoint; exactness there is each table's row count only
 # (printed as "counts").
 # Prints one TSV line per run: setting, seconds, tx/s, commit-order wait s, deadlocks broken, commit-order timeouts,
-# exact (yes/no). Needs mariadbd, java 17, python3.
+# exact (yes/no). Needs mariadbd and java 17.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jar=${1:-examples/target/lanes.jar}; shift || true
@@ -27,7 +27,12 @@ schemas=${SCHEMAS:-mix1 mix2}
 out=${OUT:-/tmp/lanes-mixed-bench}; mkdir -p "$out"
 root=$(mktemp -d /tmp/lanes-mixed-target.XXXXXX)
 trap 'mariadb-admin --no-defaults -uroot -S "$root/t.sock" shutdown >/dev/null 2>&1 || true; rm -rf "$root"' EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+# A free port without python (the lent 16-core machine may have none): a random one nothing answers on.
+port=
+while [ -z "$port" ]; do
+  p=$((20000 + RANDOM % 40000))
+  (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || port=$p
+done
 mariadb-install-db --no-defaults --datadir="$root/d" --user="$(id -un)" --auth-root-authentication-method=normal \
   > "$root/install.log" 2>&1
 # The target with MariaDB's defaults (durable commits, innodb_lock_wait_timeout=50), as a new user runs it.
@@ -82,18 +87,19 @@ for setting in "${settings[@]}"; do
         [ "$got" = "$sum" ] || { exact="no ($table)"; }
       fi
     done < "$fixture.checksums.tsv"
-    python3 - "$setting" "$start" "$end" "$exact" "$json" <<'PY'
-import json, sys
-setting, start, end, exact, line = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], sys.argv[5]
-try:
-    j = json.loads(line)
-except ValueError:
-    print("%s\tfailed: %s" % (setting, line[:200])); sys.exit(0)
-tx = j.get("transactions", 0)
-secs = j.get("seconds") or (end - start)
-wait = sum(w.get("waiting_for_commit_order_s", 0) for w in j.get("worker_stats", []))
-print("%s\t%.1f\t%.0f\t%.1f\t%s\t%s\t%s" % (setting, secs, tx / secs if secs else 0, wait,
-      j.get("commit_order_deadlocks_broken", "-"), j.get("commit_order_retries", "-"), exact))
-PY
+    # The summary line's fields, read without python or jq (the lent 16-core machine may have neither).
+    field() { grep -o "\"$1\": *[-0-9.eE]*" <<< "$json" | head -1 | sed 's/.*: *//'; }
+    tx=$(field transactions)
+    if [ -z "$tx" ]; then
+      printf '%s\tfailed: %s\n' "$setting" "${json:0:200}"
+    else
+      secs=$(field seconds)
+      wait=$(grep -o '"waiting_for_commit_order_s": *[-0-9.eE]*' <<< "$json" | sed 's/.*: *//' | awk '{s += $1} END {print s + 0}')
+      awk -v s="$setting" -v tx="$tx" -v secs="${secs:-0}" -v start="$start" -v end="$end" -v wait="$wait" \
+          -v broken="$(field commit_order_deadlocks_broken)" -v retries="$(field commit_order_retries)" -v exact="$exact" \
+          'BEGIN { if (secs + 0 == 0) secs = end - start
+                   printf "%s\t%.1f\t%.0f\t%.1f\t%s\t%s\t%s\n", s, secs, (secs > 0 ? tx / secs : 0), wait,
+                     broken == "" ? "-" : broken, retries == "" ? "-" : retries, exact }'
+    fi
   done
 done

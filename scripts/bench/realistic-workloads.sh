@@ -5,7 +5,7 @@
 # workload, variant and setting once), then docs/benchmarks.md regenerated (its section "Realistic logs with the
 # shipped defaults (issue 19)" reads docs/bench/issue19/*.tsv).
 #   scripts/bench/realistic-workloads.sh [--rounds N] [--target mariadb|postgres] [--out FILE] [--jar JAR]
-#                                        [VARIANT=PROPERTIES_FILE ...]
+#                                        [--no-report] [VARIANT=PROPERTIES_FILE ...]
 # --rounds: default 3. --target: mariadb (default; a throwaway server per workload and variant, MariaDB's defaults) or
 # postgres (the PostgreSQL at 127.0.0.1:5432, database test, user postgres, must be running). --out: default
 # docs/bench/issue19/TARGET.tsv, overwritten. --jar: default examples/target/lanes.jar.
@@ -15,19 +15,26 @@
 # writeset:4:strict writeset:16:partition writeset:16:none).
 # w2 and w3 need $FIXTURES (default /tmp/lanes-fixtures)/sysbench-oltp_write_only.* and tpcc-like.*: recorded by
 # scripts/fixtures/record-sysbench-oltp.sh and record-tpcc-like.sh when missing (needs sysbench).
+# WORKLOADS="w1 w2 w3" (the default) picks the workloads; w1-long, w2-long and w3-long are the same three recorded ten
+# times longer (about 25,000, 30,000 and 20,000 transactions: the issue's logs last 1-3 s, where JIT compilation and
+# warm-up weigh as much as applying, while a replica catching up a backlog runs for minutes), from $LONG_FIXTURES
+# (default /tmp/lanes-fixtures-long), recorded there when missing (record-mixed-workload.sh 8 1600,
+# record-sysbench-oltp.sh oltp_write_only 30000, record-tpcc-like.sh 8 2500).
+# --no-report: do not regenerate docs/benchmarks.md (a machine without Maven).
 # Writes a first comment line (date, git commit, jar, machine: nproc and load average), then one line per run:
 # ROUND WORKLOAD VARIANT SETTING SECONDS TX/S COMMIT_ORDER_WAIT_S DEADLOCKS_BROKEN TIMEOUTS EXACT (tab-separated, the
 # last seven being mixed-workload.sh's), and a last comment line when done. Each run's JSON and stderr are under
 # $WORK (default /tmp/lanes-realistic)/TARGET-WORKLOAD-VARIANT/.
 set -euo pipefail
 rounds=3; target=mariadb; out=; jar=examples/target/lanes.jar
-variants=(default); configs=("")
+variants=(default); configs=(""); report=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2;;
     --target) target=$2; shift 2;;
     --out) out=$(realpath -m "$2"); shift 2;;
     --jar) jar=$(realpath -m "$2"); shift 2;;
+    --no-report) report=0; shift;;
     *=*) name=${1%%=*}; file=$(realpath -m "${1#*=}")
       [[ "$name" =~ ^[A-Za-z0-9._-]+$ && "$name" != default ]] || { echo "bad variant name: $name" >&2; exit 2; }
       [ -f "$file" ] || { echo "no such options file: $file" >&2; exit 2; }
@@ -43,20 +50,36 @@ settings=(schema:4:partition writeset:4:none writeset:4:partition writeset:4:str
   writeset:16:none)
 [ -z "${SETTINGS:-}" ] || read -r -a settings <<< "$SETTINGS"
 fixtures=${FIXTURES:-/tmp/lanes-fixtures}
+long=${LONG_FIXTURES:-/tmp/lanes-fixtures-long}
 work=${WORK:-/tmp/lanes-realistic}
-[ -f "$fixtures/sysbench-oltp_write_only.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-sysbench-oltp.sh
-[ -f "$fixtures/tpcc-like.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-tpcc-like.sh
+read -r -a workloads <<< "${WORKLOADS:-w1 w2 w3}"
+for workload in "${workloads[@]}"; do
+  case $workload in
+    w1) ;;
+    w2) [ -f "$fixtures/sysbench-oltp_write_only.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-sysbench-oltp.sh;;
+    w3) [ -f "$fixtures/tpcc-like.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-tpcc-like.sh;;
+    w1-long) [ -f "$long/mixed-workload.000001.gz" ] || OUT="$long" scripts/fixtures/record-mixed-workload.sh 8 1600;;
+    w2-long) [ -f "$long/sysbench-oltp_write_only.000001.gz" ] \
+        || OUT="$long" scripts/fixtures/record-sysbench-oltp.sh oltp_write_only 30000;;
+    w3-long) [ -f "$long/tpcc-like.000001.gz" ] || OUT="$long" scripts/fixtures/record-tpcc-like.sh 8 2500;;
+    *) echo "unknown workload $workload (w1 w2 w3 w1-long w2-long w3-long)" >&2; exit 2;;
+  esac
+done
 
 mkdir -p "$(dirname "$out")"
-commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD 2>/dev/null || echo "+changes")
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo "${COMMIT:-unknown}")$(git diff --quiet HEAD 2>/dev/null \
+  || echo "+changes")
 echo "# $(date -u +%FT%TZ) commit $commit target=$target jar=$jar ($(sha256sum "$jar" | cut -c1-12)) rounds=$rounds" \
   "variants=${variants[*]} machine: nproc=$(nproc) load average $(cut -d' ' -f1-3 /proc/loadavg)" > "$out"
 for round in $(seq 1 "$rounds"); do
-  for workload in w1 w2 w3; do
+  for workload in "${workloads[@]}"; do
     case $workload in
       w1) fixture=();;
       w2) fixture=(FIXTURE="$fixtures/sysbench-oltp_write_only" SCHEMAS=sb);;
       w3) fixture=(FIXTURE="$fixtures/tpcc-like" SCHEMAS=tpcc);;
+      w1-long) fixture=(FIXTURE="$long/mixed-workload" SCHEMAS="mix1 mix2");;
+      w2-long) fixture=(FIXTURE="$long/sysbench-oltp_write_only" SCHEMAS=sb);;
+      w3-long) fixture=(FIXTURE="$long/tpcc-like" SCHEMAS=tpcc);;
     esac
     for i in "${!variants[@]}"; do
       variant=${variants[$i]}
@@ -72,6 +95,7 @@ for round in $(seq 1 "$rounds"); do
 done
 echo "# done $(date -u +%FT%TZ) load average $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out"
 echo "wrote $out" >&2
+[ "$report" = 1 ] || exit 0
 
 [ -f jmh/target/benchmarks.jar ] || mvn -q -B -ntp ${MVN_OFFLINE:--o} -pl jmh -am package -DskipTests
 case "$(realpath -m "$out")" in

@@ -5,6 +5,7 @@
  */
 module io.lanes.core {
     requires org.slf4j;
+    requires jdk.management; // the machine's processor load (ProcessorHeadroom)
 
     exports io.lanes.core;
 }

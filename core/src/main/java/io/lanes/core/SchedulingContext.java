@@ -44,6 +44,19 @@ public interface SchedulingContext {
         return leastLoadedWorker();
     }
 
+    /**
+     * Whether this machine's processors had time to spare lately (busy less than 85% of the time over the last tenth
+     * of a second, every process counted, a target database on the same machine included). A scheduler asks before it
+     * moves work that could also stay where it is onto another worker: with every processor busy the other worker
+     * cannot apply sooner, it only splits the block commits. Stale by up to a tenth of a second; a hint, never a
+     * condition for correctness.
+     *
+     * @return the engine's reading; this default (for contexts other than the engine's) is true
+     */
+    default boolean processorsToSpare() {
+        return true;
+    }
+
     /** Transactions dispatched to {@code worker} and not yet committed. */
     int pendingTransactions(int worker);
 

@@ -26,7 +26,9 @@ import java.util.Map;
  * one target commit per source transaction. With {@code runLength > 1} a transaction goes to the worker holding its
  * predecessor in the commit order while that one is in flight, up to {@code runLength} in a row; then the next run
  * starts on a free worker, so runs apply in parallel and each commits as one target transaction (with no worker free,
- * the run goes on where it is: moving it to a busy worker would only tie two runs' commits together). The predecessor is the
+ * the run goes on where it is: moving it to a busy worker would only tie two runs' commits together; and so it does
+ * while the machine's processors have no time to spare, {@link SchedulingContext#processorsToSpare()}, where the free
+ * worker could not apply it sooner and would only split the block commits). The predecessor is the
  * transaction just before it under {@link CommitOrder#STRICT}, and the previous transaction of its schema under
  * {@link CommitOrder#PER_PARTITION}: there each schema has its run, and schemas commit side by side as under the
  * partition scheduler, which matters when commits are durable and many schemas are busy (one run in source order for
@@ -161,10 +163,14 @@ public final class WritesetScheduler implements Scheduler {
         Run continued = order == CommitOrder.NONE ? null : runToContinue(txn, seq, order);
         int freeWorker = -1;
         if (continued != null && continued.length >= runLength) {
-            // A full run moves to a free worker; with none free, moving would only tie two runs' commits together.
+            // A full run moves to a free worker; with none free, moving would only tie two runs' commits together, and
+            // with no processor to spare the free worker could not apply it sooner (it would only split the blocks).
             freeWorker = ctx.workerForIdleKey(continued.worker);
-            if (freeWorker != continued.worker && ctx.pendingTransactions(freeWorker) == 0) {
+            if (freeWorker != continued.worker && ctx.pendingTransactions(freeWorker) == 0
+                    && ctx.processorsToSpare()) {
                 continued = null;
+            } else {
+                freeWorker = -1;
             }
         }
         if (continued != null) {

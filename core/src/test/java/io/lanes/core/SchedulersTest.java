@@ -23,6 +23,12 @@ class SchedulersTest {
         int leastLoaded = 5;
         long lwm;
         CommitOrder commitOrder = CommitOrder.NONE;
+        boolean processorsToSpare = true;
+
+        @Override
+        public boolean processorsToSpare() {
+            return processorsToSpare;
+        }
 
         @Override
         public CommitOrder commitOrder() {
@@ -365,6 +371,27 @@ class SchedulersTest {
         ctx.pending.remove(4);
         Decision fourth = place(s, txn().writeKeys(4));
         assertEquals(4, fourth.worker, "a worker is free: the run moves there");
+    }
+
+    @Test
+    void aFullRunStaysOnItsWorkerWhileTheProcessorsAreBusy() {
+        WritesetScheduler s = new WritesetScheduler(100, 2);
+        ctx.commitOrder = CommitOrder.PER_PARTITION;
+        s.init(ctx);
+        ctx.leastLoaded = 2;
+        place(s, txn().partitionKey("a").writeKeys(1));
+        place(s, txn().partitionKey("a").writeKeys(2));
+        ctx.leastLoaded = 4; // free (nothing pending there)
+        ctx.processorsToSpare = false;
+        Decision third = place(s, txn().partitionKey("a").writeKeys(3));
+        Decision fourth = place(s, txn().partitionKey("a").writeKeys(4));
+        assertEquals(List.of(2, 2), List.of(third.worker, fourth.worker),
+                "no processor to spare: the free worker could not apply the next run sooner, the run goes on");
+        Decision otherSchema = place(s, txn().partitionKey("b").writeKeys(5));
+        assertEquals(4, otherSchema.worker, "a new run (another schema) still starts on a free worker");
+        ctx.processorsToSpare = true;
+        Decision fifth = place(s, txn().partitionKey("a").writeKeys(6));
+        assertEquals(4, fifth.worker, "processors to spare again: the long run moves to the free worker");
     }
 
     @Test

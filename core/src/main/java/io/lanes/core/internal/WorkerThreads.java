@@ -38,6 +38,8 @@ final class WorkerThreads<P> implements TaskExecutor<P> {
     private final IdleWorkers idle;
     /** Which worker gets work the scheduler did not place. */
     private final WorkerPlacement<P> placer;
+    /** Read by the scheduler, on the dispatching thread, through {@link SchedulingContext#processorsToSpare()}. */
+    private final ProcessorHeadroom headroom = ProcessorHeadroom.ofThisMachine();
     /** Counted down by worker 0 once its applier exists (or could not be made). */
     private final CountDownLatch started = new CountDownLatch(1);
     /** Counted down by each worker thread as it exits, and for each worker that never started. */
@@ -203,6 +205,11 @@ final class WorkerThreads<P> implements TaskExecutor<P> {
         @Override
         public int pendingTransactions(int worker) {
             return (int) placer.load(worker);
+        }
+
+        @Override
+        public boolean processorsToSpare() {
+            return headroom.spare(System.nanoTime());
         }
 
         @Override
