@@ -28,8 +28,7 @@ import java.util.Map;
  * starts on a free worker, so runs apply in parallel and each commits as one target transaction (with no worker free,
  * the run goes on where it is: moving it to a busy worker would only tie two runs' commits together; and so it does
  * while the machine's processors have no time to spare, {@link SchedulingContext#processorsToSpare()}, where the free
- * worker could not apply it sooner and would only split the block commits; and while its next transaction waits for
- * one still in flight, which it would only wait for on the free worker). The predecessor is the
+ * worker could not apply it sooner and would only split the block commits). The predecessor is the
  * transaction just before it under {@link CommitOrder#STRICT}, and the previous transaction of its schema under
  * {@link CommitOrder#PER_PARTITION}: there each schema has its run, and schemas commit side by side as under the
  * partition scheduler, which matters when commits are durable and many schemas are busy (one run in source order for
@@ -163,11 +162,9 @@ public final class WritesetScheduler implements Scheduler {
         CommitOrder order = runLength > 1 && workers > 1 ? ctx.commitOrder() : CommitOrder.NONE;
         Run continued = order == CommitOrder.NONE ? null : runToContinue(txn, seq, order);
         int freeWorker = -1;
-        if (continued != null && continued.length >= runLength && !anyDependency) {
+        if (continued != null && continued.length >= runLength) {
             // A full run moves to a free worker; with none free, moving would only tie two runs' commits together, and
             // with no processor to spare the free worker could not apply it sooner (it would only split the blocks).
-            // A transaction that waits for one in flight would only wait there: the run moves with the next one
-            // that waits for nothing.
             freeWorker = ctx.workerForIdleKey(continued.worker);
             if (freeWorker != continued.worker && ctx.pendingTransactions(freeWorker) == 0
                     && ctx.processorsToSpare()) {

@@ -395,23 +395,6 @@ class SchedulersTest {
     }
 
     @Test
-    void aFullRunMovesWithATransactionThatWaitsForNothing() {
-        WritesetScheduler s = new WritesetScheduler(100, 2);
-        ctx.commitOrder = CommitOrder.PER_PARTITION;
-        s.init(ctx);
-        ctx.leastLoaded = 2;
-        place(s, txn().partitionKey("a").writeKeys(1));
-        place(s, txn().partitionKey("a").writeKeys(2));
-        ctx.leastLoaded = 4; // free
-        Decision dependent = place(s, txn().partitionKey("a").writeKeys(1, 3));
-        assertEquals(List.of(1L), dependent.after);
-        assertEquals(2, dependent.worker, "it waits for a transaction in flight: on the free worker it would only wait");
-        Decision independent = place(s, txn().partitionKey("a").writeKeys(4));
-        assertEquals(List.of(), independent.after);
-        assertEquals(4, independent.worker, "the first that waits for nothing takes the run to the free worker");
-    }
-
-    @Test
     void writesetHasNoRunsWithoutACommitOrder() {
         WritesetScheduler s = new WritesetScheduler(100, 8);
         s.init(ctx);
