@@ -58,6 +58,9 @@ final class RealisticWorkloads {
         WORKLOADS.put("w1", "the mixed log");
         WORKLOADS.put("w2", "sysbench oltp_write_only, 16 threads, one schema");
         WORKLOADS.put("w3", "TPC-C-like with foreign keys");
+        WORKLOADS.put("w1-long", "the mixed log recorded ten times longer (24,520 transactions)");
+        WORKLOADS.put("w2-long", "sysbench oltp_write_only, 30,000 events (30,016 transactions)");
+        WORKLOADS.put("w3-long", "TPC-C-like, 8 sessions x 2,500 (20,665 transactions)");
     }
 
     /** A ratio of issue 19's goals: the numerator setting's tx/s over the denominator's, within one round. */
