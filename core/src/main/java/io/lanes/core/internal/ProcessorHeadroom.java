@@ -8,9 +8,9 @@ import java.util.function.DoubleSupplier;
  * database on the same machine included, as the operating system and the container's limits report it) over the last
  * sampling period, compared with {@link #BUSY}. A scheduler asks before it spreads work that could also stay where it
  * is: with every processor busy another worker cannot apply sooner, it only takes processor time from the others and
- * splits their block commits (issue 19: on 2 processors shared with the target, runs kept on one worker applied the
- * mixed log 8-18% faster than runs moved to a free worker). With a remote target the workers mostly wait for it and the
- * processors have time to spare, so work spreads as before.
+ * splits their block commits (issue 19: on 2 processors shared with the target, runs kept on their worker applied the
+ * mixed log recorded ten times longer 13-24% faster than runs moved to a free worker). With a remote target the
+ * workers mostly wait for it and the processors have time to spare, so work spreads as before.
  *
  * <p>Not thread-safe: one caller thread (the dispatching thread). A sample is taken at most once per
  * {@link #PERIOD_NANOS}; between samples the last answer stands. Where the load cannot be read the answer is always
