@@ -41,7 +41,7 @@ public final class ProcessorHeadroom {
     public boolean spare(long nowNanos) {
         if (!sampled || nowNanos - sampledAt >= PERIOD_NANOS) {
             double l = load.getAsDouble();
-            spare = l < 0 || l < BUSY;
+            spare = l < BUSY; // unknown (negative): spare, as without the check
             sampledAt = nowNanos;
             sampled = true;
         }
