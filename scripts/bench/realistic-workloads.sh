@@ -67,9 +67,12 @@ for workload in "${workloads[@]}"; do
 done
 
 mkdir -p "$(dirname "$out")"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo "${COMMIT:-unknown}")$(git diff --quiet HEAD 2>/dev/null \
-  || echo "+changes")
-echo "# $(date -u +%FT%TZ) commit $commit target=$target jar=$jar ($(sha256sum "$jar" | cut -c1-12)) rounds=$rounds" \
+# COMMIT names the build where the tree's git does not (a copy on another machine, the jar built elsewhere).
+commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null \
+  || echo "+changes")}
+# The jar relative to the repository when it lies inside it: the file is committed and read on other machines.
+echo "# $(date -u +%FT%TZ) commit $commit target=$target jar=${jar#"$(pwd)"/} ($(sha256sum "$jar" | cut -c1-12))" \
+  "rounds=$rounds" \
   "variants=${variants[*]} machine: nproc=$(nproc) load average $(cut -d' ' -f1-3 /proc/loadavg)" > "$out"
 for round in $(seq 1 "$rounds"); do
   for workload in "${workloads[@]}"; do
