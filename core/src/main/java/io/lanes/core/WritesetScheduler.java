@@ -169,8 +169,6 @@ public final class WritesetScheduler implements Scheduler {
             if (freeWorker != continued.worker && ctx.pendingTransactions(freeWorker) == 0
                     && ctx.processorsToSpare()) {
                 continued = null;
-            } else {
-                freeWorker = -1;
             }
         }
         if (continued != null) {
