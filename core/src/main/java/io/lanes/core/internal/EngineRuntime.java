@@ -677,6 +677,11 @@ public final class EngineRuntime<P> {
         }
 
         @Override
+        public boolean dispatcherWaits() {
+            return dispatcherWaiting;
+        }
+
+        @Override
         public void release(long bytes) {
             if (bytes != 0) {
                 releasedBytes.addAndGet(bytes);

@@ -24,6 +24,12 @@ interface WorkerHost {
     /** True once the engine shuts down: a worker whose queue is empty returns. */
     boolean workersMayExit();
 
+    /**
+     * True while the dispatching thread waits for the workers (for room in the queue budget, in a worker's queue or in
+     * the checkpoint group): a commit may be what it waits for.
+     */
+    boolean dispatcherWaits();
+
     /** Gives back the queue-budget bytes charged for transactions this worker just committed; called once per commit. */
     void release(long bytes);
 

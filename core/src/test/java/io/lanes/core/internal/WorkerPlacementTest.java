@@ -64,6 +64,11 @@ class WorkerPlacementTest {
         }
 
         @Override
+        public boolean dispatcherWaits() {
+            return false;
+        }
+
+        @Override
         public void release(long bytes) {
         }
 
