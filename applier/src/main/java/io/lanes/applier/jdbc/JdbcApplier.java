@@ -409,16 +409,13 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
     }
 
     /**
-     * The columns an UPDATE sets: those of the after image whose value differs from the before image's (or that the
-     * before image lacks, as MINIMAL and NOBLOB images do). A full-image update of one column then costs the target
-     * the parse and write of that column only, as a source's own statement did. When nothing differs, every column of
-     * the after image, so the statement still matches (and counts) the row.
-     */
-    /**
      * The columns of an image that the target takes a value for: all but the target's generated columns (MySQL and
      * MariaDB refuse a value for one, error 1906, and compute it themselves from the columns that are written).
      */
     private static List<String> writable(TargetTable table, List<String> columns) {
+        if (!hasGeneratedColumn(table)) {
+            return columns; // the common case, without a lookup by name per column and row
+        }
         List<String> out = null;
         for (int i = 0; i < columns.size(); i++) {
             TargetColumn c = table.column(columns.get(i));
@@ -433,6 +430,21 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
         return out == null ? columns : out;
     }
 
+    private static boolean hasGeneratedColumn(TargetTable table) {
+        for (TargetColumn c : table.columns()) {
+            if (c.generated()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The columns an UPDATE sets: those of the after image whose value differs from the before image's (or that the
+     * before image lacks, as MINIMAL and NOBLOB images do). A full-image update of one column then costs the target
+     * the parse and write of that column only, as a source's own statement did. When nothing differs, every column of
+     * the after image, so the statement still matches (and counts) the row.
+     */
     private static List<String> changedColumns(RowChange row) {
         RowImage before = row.before();
         RowImage after = row.after();
