@@ -6,6 +6,7 @@ import io.lanes.applier.ddl.SourceStatement;
 import io.lanes.applier.internal.GtidState;
 import io.lanes.applier.internal.StatementFilter;
 import io.lanes.applier.internal.WriteKeyHasher;
+import io.lanes.applier.internal.WriteKeySet;
 import io.lanes.applier.schema.SchemaHistory;
 import io.lanes.applier.schema.SourceColumn;
 import io.lanes.applier.schema.SourceTable;
@@ -36,7 +37,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.List;
 import java.util.Objects;
@@ -88,6 +88,8 @@ public final class BinlogBridge {
     private final SchemaHistory history;
     private final GtidState gtidState = new GtidState();
     private final WriteKeyHasher hasher = new WriteKeyHasher();
+    /** The write keys of the transaction being converted (reused: one converting thread). */
+    private final WriteKeySet keys = new WriteKeySet();
     private boolean foreignKeyChecksOffRunsAlone;
     private boolean followSkippedDefinitions = true;
     private boolean uniqueIndexKeys;
@@ -202,7 +204,7 @@ public final class BinlogBridge {
         }
         String position = position(t);
         List<Change> changes = new ArrayList<>();
-        Set<Long> keys = new LinkedHashSet<>();
+        keys.clear();
         boolean keysUsable = true;
         boolean statements = false;
         boolean foreignKeyChecksOff = false;
@@ -267,12 +269,7 @@ public final class BinlogBridge {
         if (statements || t.isDdl() || foreignKeyChecksOff && foreignKeyChecksOffRunsAlone) {
             b.barrier(true);
         } else if (keysUsable && !keys.isEmpty()) {
-            long[] k = new long[keys.size()];
-            int i = 0;
-            for (long key : keys) {
-                k[i++] = key;
-            }
-            b.writeKeys(k);
+            b.writeKeys(keys.toArray());
         }
         return b.build();
     }
@@ -370,7 +367,7 @@ public final class BinlogBridge {
     }
 
     /** Adds the event's row changes and write keys; false when some row has no usable key. */
-    private boolean rows(RowsEvent r, String position, List<Change> changes, Set<Long> keys) throws Exception {
+    private boolean rows(RowsEvent r, String position, List<Change> changes, WriteKeySet keys) throws Exception {
         TableMapEvent map = r.tableMap();
         if (map == null) {
             throw new IllegalStateException("row event at " + position + " without its TABLE_MAP (the input started "
@@ -468,19 +465,17 @@ public final class BinlogBridge {
      * NULL, meet through the transaction that set it to NULL (or from NULL), which carries both the value's key and the
      * table's: the writeset scheduler orders all three.
      */
-    private boolean addKeys(Set<Long> keys, TableShape shape, String schema, String table, RowImage image) {
+    private boolean addKeys(WriteKeySet keys, TableShape shape, String schema, String table, RowImage image) {
         boolean any = false;
         for (TableShape.Key key : shape.uniqueKeys()) {
-            Long h = hash(key, schema, table, key.columns(), image);
-            if (h != null) {
-                keys.add(h);
+            if (hash(key, schema, table, key.columns(), image)) {
+                keys.add(hasher.finish());
                 any = true;
             }
         }
         for (TableShape.ForeignKey fk : shape.foreignKeys()) {
-            Long h = hash(fk.parentKey(), fk.parent().schema(), fk.parent().table(), fk.columns(), image);
-            if (h != null) {
-                keys.add(h);
+            if (hash(fk.parentKey(), fk.parent().schema(), fk.parent().table(), fk.columns(), image)) {
+                keys.add(hasher.finish());
             }
         }
         if (!any) {
@@ -500,7 +495,7 @@ public final class BinlogBridge {
      * entries costs the parallelism among them and avoids those waits; primary keys are left out (InnoDB locks the
      * clustered record itself, which its row key already orders).
      */
-    private void addUniqueIndexKeys(Set<Long> keys, TableShape shape, String schema, String table, RowImage before,
+    private void addUniqueIndexKeys(WriteKeySet keys, TableShape shape, String schema, String table, RowImage before,
             RowImage after) {
         for (TableShape.Key key : shape.uniqueKeys()) {
             if (key.name().equals(TableShape.PRIMARY)) {
@@ -530,16 +525,17 @@ public final class BinlogBridge {
         return false;
     }
 
-    private Long hash(TableShape.Key key, String schema, String table, List<String> columns, RowImage image) {
+    /** Feeds the key's values to the hasher: false when one is missing or NULL (the key is unusable for this row). */
+    private boolean hash(TableShape.Key key, String schema, String table, List<String> columns, RowImage image) {
         hasher.start(key.name(), schema, table);
-        for (String c : columns) {
-            int at = image.indexOf(c);
+        for (int i = 0; i < columns.size(); i++) {
+            int at = image.indexOf(columns.get(i));
             if (at < 0 || image.values()[at] == null) {
-                return null;
+                return false;
             }
             hasher.value(image.values()[at]);
         }
-        return hasher.finish();
+        return true;
     }
 
     /** Column names: the TABLE_MAP's, else the schema history's, else the target catalog's by position. */

@@ -474,11 +474,12 @@ final class RowBatches {
      * case-insensitive collation) both stay, and the multi-row statement's count then sends the run one by one.
      */
     private static List<PendingRow> lastOfEachKey(RowSql sql, List<PendingRow> rows) {
-        java.util.Set<KeyValues> seen = new java.util.HashSet<>();
+        java.util.Set<Object> seen = new java.util.HashSet<>(rows.size() * 2);
         List<PendingRow> kept = new ArrayList<>(rows.size());
+        List<TargetColumn> keyColumns = sql.keyColumns();
         for (int i = rows.size() - 1; i >= 0; i--) {
             PendingRow r = rows.get(i);
-            KeyValues key = KeyValues.of(sql.keyColumns(), r.row().before());
+            Object key = KeyValues.of(keyColumns, r.row().before());
             if (key == null) {
                 return null;
             }
@@ -492,7 +493,19 @@ final class RowBatches {
 
     /** A row's key values, compared by content (byte arrays included). */
     private record KeyValues(Object[] values) {
-        static KeyValues of(List<TargetColumn> key, RowImage image) {
+        /**
+         * The row's key as a set element: a one-column key's value itself when it compares by content (not an array),
+         * which spares an array and a record per row; else a KeyValues. Null when the image lacks a key column.
+         */
+        static Object of(List<TargetColumn> key, RowImage image) {
+            if (key.size() == 1) {
+                int at = image.indexOf(key.get(0).name());
+                if (at < 0) {
+                    return null;
+                }
+                Object value = image.values()[at];
+                return value == null || value.getClass().isArray() ? new KeyValues(new Object[] {value}) : value;
+            }
             Object[] values = new Object[key.size()];
             for (int i = 0; i < values.length; i++) {
                 int at = image.indexOf(key.get(i).name());
