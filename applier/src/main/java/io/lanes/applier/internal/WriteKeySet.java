@@ -5,13 +5,14 @@ import java.util.Arrays;
 /**
  * The distinct write keys of one transaction, in the order first added, without boxing: the bridge adds one or more keys
  * per row of every transaction, and a {@code LinkedHashSet<Long>} cost an object per key and an entry per key on the
- * reading thread (about a tenth of its time on issue 19's workload 4). Keys are already well-mixed hashes, so a slot is
- * their low bits; the table keeps indexes into the ordered array (0: empty), so every long value is a valid key.
+ * reading thread (about a tenth of its time on issue 19's workload 4). A key's slot is the top bits of its Fibonacci
+ * product (well spread even for keys that share their low bits); the table keeps indexes into the ordered array
+ * (0: empty), so every long value is a valid key.
  *
  * <p>Not thread-safe: one per converting thread, {@link #clear()}ed before each transaction.
  */
 public final class WriteKeySet {
-    /** A table larger than this (a bulk transaction's) is dropped at {@link #clear()} rather than zeroed per transaction. */
+    /** A table larger than this (a bulk transaction's) is dropped at {@link #clear()}, not kept for the small ones after it. */
     private static final int KEEP_SLOTS = 1 << 12;
     private static final int INITIAL_SLOTS = 16;
 
@@ -25,7 +26,7 @@ public final class WriteKeySet {
     /** Adds a key; false when it is already in the set. */
     public boolean add(long key) {
         int mask = slots.length - 1;
-        int i = (int) (key ^ (key >>> 32)) & mask;
+        int i = slot(key, slots.length);
         for (int s = slots[i]; s != 0; s = slots[i]) {
             if (keys[s - 1] == key) {
                 return false;
@@ -76,7 +77,7 @@ public final class WriteKeySet {
         int[] bigger = new int[slots.length * 2];
         int mask = bigger.length - 1;
         for (int k = 0; k < size; k++) {
-            int i = (int) (keys[k] ^ (keys[k] >>> 32)) & mask;
+            int i = slot(keys[k], bigger.length);
             while (bigger[i] != 0) {
                 i = (i + 1) & mask;
             }
@@ -84,5 +85,10 @@ public final class WriteKeySet {
             slotOf[k] = i;
         }
         slots = bigger;
+    }
+
+    /** The home slot of a key in a table of {@code length} (a power of two) slots. */
+    private static int slot(long key, int length) {
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - Integer.numberOfTrailingZeros(length)));
     }
 }
