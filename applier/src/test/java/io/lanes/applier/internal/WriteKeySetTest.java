@@ -29,7 +29,7 @@ class WriteKeySetTest {
     /** Against LinkedHashSet over many transactions of random sizes (bulk ones included), colliding keys among them. */
     @Test
     void matchesLinkedHashSetAcrossReuse() {
-        long seed = Long.getLong("lanes.test.seed", System.nanoTime());
+        long seed = Long.getLong("lanes.seed", System.nanoTime());
         SplittableRandom random = new SplittableRandom(seed);
         WriteKeySet keys = new WriteKeySet();
         for (int txn = 0; txn < 300; txn++) {
