@@ -30,6 +30,14 @@ public interface CheckpointStore {
     /** Saves the engine's low-water mark; replaces the previous one. */
     void saveLowWaterMark(Checkpoint checkpoint) throws Exception;
 
+    /**
+     * Called once by the thread stopping (or aborting) an engine, after its final {@link #saveLowWaterMark} and never
+     * concurrently with it: releases what the saves held between calls (a connection). A later engine may use the
+     * store again; its saves then acquire anew. Does nothing by default.
+     */
+    default void engineStopped() {
+    }
+
     /** A store that keeps nothing: every start is a fresh start. For appliers that store checkpoints themselves. */
     static CheckpointStore none() {
         return new CheckpointStore() {

@@ -137,6 +137,11 @@ public final class PartitionPipeline {
                     savedOffset = KafkaPosition.parse(checkpoint.position()).nextOffset();
                 }
             }
+
+            @Override
+            public void engineStopped() {
+                store.engineStopped(); // the JDBC store's kept connection
+            }
         };
         engine = Engine.builder(target.applierFactory()).scheduler(new WritesetScheduler()).workers(settings.workers())
                 .commitOrder(settings.commitOrder()).checkpointStore(remembering)

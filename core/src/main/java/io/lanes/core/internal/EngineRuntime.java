@@ -287,6 +287,11 @@ public final class EngineRuntime<P> {
                         config.name(), m.sequence(), e);
             }
         }
+        try {
+            store.engineStopped();
+        } catch (RuntimeException e) {
+            LOG.warn("{}: the checkpoint store failed to release its resources", config.name(), e);
+        }
         phase = STOPPED;
     }
 

@@ -1,0 +1,77 @@
+package io.lanes.applier.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lanes.applier.SchemaMapping;
+import io.lanes.applier.checkpoint.JdbcCheckpointTable;
+import io.lanes.applier.jdbc.ConnectionFactory;
+import io.lanes.applier.jdbc.JdbcTarget;
+import io.lanes.applier.testing.TestTarget;
+import io.lanes.core.Checkpoint;
+import io.lanes.core.CheckpointStore;
+import java.sql.Connection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The low-water mark's connection is opened once and kept across saves (the checkpoint thread saves every 300 ms by
+ * default; a connection per save cost a connect and a login each time), replaced when it breaks, and closed when the
+ * engine stops. H2, PostgreSQL and MariaDB.
+ */
+class JdbcCheckpointStoreTest {
+    static Stream<TestTarget> targets() {
+        return TestTarget.all().stream();
+    }
+
+    private static long savedMark(CheckpointStore store) throws Exception {
+        return store.load().stream().filter(Checkpoint::isLowWaterMark).mapToLong(Checkpoint::lowWaterMark).max()
+                .orElse(-1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void keepsOneConnectionReplacesABrokenOneAndClosesItWhenTheEngineStops(TestTarget target) throws Exception {
+        try (target) {
+            String schema = target.newSchema("ckpt");
+            List<Connection> opened = new CopyOnWriteArrayList<>();
+            ConnectionFactory counting = () -> {
+                Connection c = target.connect();
+                opened.add(c);
+                return c;
+            };
+            JdbcTarget jdbc = JdbcTarget.builder(counting, target.dialect())
+                    .checkpointTable(new JdbcCheckpointTable(target.dialect(), schema, "lanes_checkpoint"))
+                    .mapping(SchemaMapping.identity()).pipeline("store-test").build();
+            CheckpointStore store = jdbc.checkpointStore();
+            store.load(); // creates the table
+            opened.clear();
+
+            for (long mark = 1; mark <= 5; mark++) {
+                store.saveLowWaterMark(Checkpoint.ofLowWaterMark(mark, "pos:" + mark));
+            }
+            assertEquals(1, opened.size(), "one connection for five saves");
+            Connection kept = opened.get(0);
+            assertFalse(kept.isClosed());
+            assertEquals(5, savedMark(store));
+
+            kept.close(); // as a target that ended the session would leave it
+            opened.clear();
+            store.saveLowWaterMark(Checkpoint.ofLowWaterMark(6, "pos:6"));
+            assertEquals(1, opened.size(), "a new connection, no failure");
+            Connection replacement = opened.get(0);
+            assertFalse(replacement.isClosed());
+            assertEquals(6, savedMark(store));
+
+            store.engineStopped();
+            assertTrue(replacement.isClosed(), "released when the engine stops");
+            store.saveLowWaterMark(Checkpoint.ofLowWaterMark(7, "pos:7")); // a later engine's save opens anew
+            assertEquals(7, savedMark(store));
+            store.engineStopped();
+        }
+    }
+}
