@@ -77,6 +77,10 @@ public final class JdbcCheckpointStore implements CheckpointStore {
                         stale.toString());
                 lowWaterMarkConnection = null;
                 closeQuietly(kept);
+            } catch (RuntimeException e) {
+                lowWaterMarkConnection = null; // its transaction may hold part of the write: never reused
+                closeQuietly(kept);
+                throw e;
             }
         }
         Connection c = connections.open();

@@ -74,4 +74,47 @@ class JdbcCheckpointStoreTest {
             store.engineStopped();
         }
     }
+
+    /**
+     * A save that fails with something other than an SQLException (here a write guard's) may leave part of its write in
+     * the kept connection's transaction: the connection is dropped, never reused, and the failure is the caller's.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aConnectionWhoseSaveFailedOtherwiseIsNeverReused(TestTarget target) throws Exception {
+        try (target) {
+            String schema = target.newSchema("ckpt");
+            List<Connection> opened = new CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicBoolean refuse = new java.util.concurrent.atomic.AtomicBoolean();
+            JdbcCheckpointTable table = new JdbcCheckpointTable(target.dialect(), schema, "lanes_checkpoint")
+                    .withWriteGuard((c, row) -> {
+                        if (refuse.get()) {
+                            throw new IllegalStateException("refused by the guard");
+                        }
+                    });
+            JdbcTarget jdbc = JdbcTarget.builder(() -> {
+                Connection c = target.connect();
+                opened.add(c);
+                return c;
+            }, target.dialect()).checkpointTable(table).mapping(SchemaMapping.identity()).pipeline("store-test").build();
+            CheckpointStore store = jdbc.checkpointStore();
+            store.load();
+            opened.clear();
+            store.saveLowWaterMark(Checkpoint.ofLowWaterMark(1, "pos:1"));
+            Connection first = opened.get(0);
+
+            refuse.set(true);
+            IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                    () -> store.saveLowWaterMark(Checkpoint.ofLowWaterMark(2, "pos:2")));
+            assertEquals("refused by the guard", refused.getMessage());
+            assertTrue(first.isClosed(), "dropped");
+            assertEquals(1, opened.size(), "not retried on a new connection");
+
+            refuse.set(false);
+            store.saveLowWaterMark(Checkpoint.ofLowWaterMark(3, "pos:3"));
+            assertEquals(2, opened.size(), "the next save opens a new one");
+            assertEquals(3, savedMark(store));
+            store.engineStopped();
+        }
+    }
 }
