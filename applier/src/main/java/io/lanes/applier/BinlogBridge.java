@@ -89,7 +89,7 @@ public final class BinlogBridge {
     private final GtidState gtidState = new GtidState();
     private final WriteKeyHasher hasher = new WriteKeyHasher();
     /** The write keys of the transaction being converted (reused: one converting thread). */
-    private final WriteKeySet keys = new WriteKeySet();
+    private final WriteKeySet writeKeys = new WriteKeySet();
     private boolean foreignKeyChecksOffRunsAlone;
     private boolean followSkippedDefinitions = true;
     private boolean uniqueIndexKeys;
@@ -204,7 +204,7 @@ public final class BinlogBridge {
         }
         String position = position(t);
         List<Change> changes = new ArrayList<>();
-        keys.clear();
+        writeKeys.clear();
         boolean keysUsable = true;
         boolean statements = false;
         boolean foreignKeyChecksOff = false;
@@ -252,7 +252,7 @@ public final class BinlogBridge {
                     }
                     foreignKeyChecksOff |= !c.foreignKeys();
                 }
-                keysUsable &= rows(r, position, changes, keys);
+                keysUsable &= rows(r, position, changes, writeKeys);
             }
             if (commitTime == null && e.header().timestamp() > 0) {
                 commitTime = Instant.ofEpochSecond(e.header().timestamp());
@@ -268,8 +268,8 @@ public final class BinlogBridge {
         }
         if (statements || t.isDdl() || foreignKeyChecksOff && foreignKeyChecksOffRunsAlone) {
             b.barrier(true);
-        } else if (keysUsable && !keys.isEmpty()) {
-            b.writeKeys(keys.toArray());
+        } else if (keysUsable && !writeKeys.isEmpty()) {
+            b.writeKeys(writeKeys.toArray());
         }
         return b.build();
     }

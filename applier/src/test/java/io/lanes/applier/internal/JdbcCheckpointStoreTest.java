@@ -33,23 +33,33 @@ class JdbcCheckpointStoreTest {
                 .orElse(-1);
     }
 
+    /**
+     * The store of a JDBC target over {@code table}, its checkpoint table created, whose every connection opened after
+     * that is added to {@code opened}.
+     */
+    private static CheckpointStore store(TestTarget target, JdbcCheckpointTable table, List<Connection> opened)
+            throws Exception {
+        ConnectionFactory counting = () -> {
+            Connection c = target.connect();
+            opened.add(c);
+            return c;
+        };
+        JdbcTarget jdbc = JdbcTarget.builder(counting, target.dialect()).checkpointTable(table)
+                .mapping(SchemaMapping.identity()).pipeline("store-test").build();
+        CheckpointStore store = jdbc.checkpointStore();
+        store.load(); // creates the table
+        opened.clear();
+        return store;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("targets")
     void keepsOneConnectionReplacesABrokenOneAndClosesItWhenTheEngineStops(TestTarget target) throws Exception {
         try (target) {
             String schema = target.newSchema("ckpt");
             List<Connection> opened = new CopyOnWriteArrayList<>();
-            ConnectionFactory counting = () -> {
-                Connection c = target.connect();
-                opened.add(c);
-                return c;
-            };
-            JdbcTarget jdbc = JdbcTarget.builder(counting, target.dialect())
-                    .checkpointTable(new JdbcCheckpointTable(target.dialect(), schema, "lanes_checkpoint"))
-                    .mapping(SchemaMapping.identity()).pipeline("store-test").build();
-            CheckpointStore store = jdbc.checkpointStore();
-            store.load(); // creates the table
-            opened.clear();
+            CheckpointStore store = store(target, new JdbcCheckpointTable(target.dialect(), schema, "lanes_checkpoint"),
+                    opened);
 
             for (long mark = 1; mark <= 5; mark++) {
                 store.saveLowWaterMark(Checkpoint.ofLowWaterMark(mark, "pos:" + mark));
@@ -92,14 +102,7 @@ class JdbcCheckpointStoreTest {
                             throw new IllegalStateException("refused by the guard");
                         }
                     });
-            JdbcTarget jdbc = JdbcTarget.builder(() -> {
-                Connection c = target.connect();
-                opened.add(c);
-                return c;
-            }, target.dialect()).checkpointTable(table).mapping(SchemaMapping.identity()).pipeline("store-test").build();
-            CheckpointStore store = jdbc.checkpointStore();
-            store.load();
-            opened.clear();
+            CheckpointStore store = store(target, table, opened);
             store.saveLowWaterMark(Checkpoint.ofLowWaterMark(1, "pos:1"));
             Connection first = opened.get(0);
 
