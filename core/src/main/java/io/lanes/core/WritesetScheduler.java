@@ -28,7 +28,9 @@ import java.util.Map;
  * starts on a free worker, so runs apply in parallel and each commits as one target transaction (with no worker free,
  * the run goes on where it is: moving it to a busy worker would only tie two runs' commits together; and so it does
  * while the machine's processors have no time to spare, {@link SchedulingContext#processorsToSpare()}, where the free
- * worker could not apply it sooner and would only split the block commits). The predecessor is the
+ * worker could not apply it sooner and would only split the block commits; and while most of the run's transactions
+ * waited for one still in flight when placed, a sign that the next run would wait for this one on the free worker
+ * rather than apply beside it). The predecessor is the
  * transaction just before it under {@link CommitOrder#STRICT}, and the previous transaction of its schema under
  * {@link CommitOrder#PER_PARTITION}: there each schema has its run, and schemas commit side by side as under the
  * partition scheduler, which matters when commits are durable and many schemas are busy (one run in source order for
@@ -79,6 +81,8 @@ public final class WritesetScheduler implements Scheduler {
         /** The run's last transaction. */
         long last;
         int length;
+        /** How many of the run's transactions waited for one still in flight when placed. */
+        int dependent;
     }
 
     /** The default history size and {@link #DEFAULT_RUN_LENGTH}. */
@@ -162,9 +166,14 @@ public final class WritesetScheduler implements Scheduler {
         CommitOrder order = runLength > 1 && workers > 1 ? ctx.commitOrder() : CommitOrder.NONE;
         Run continued = order == CommitOrder.NONE ? null : runToContinue(txn, seq, order);
         int freeWorker = -1;
-        if (continued != null && continued.length >= runLength) {
+        if (continued != null && continued.length >= runLength && 2 * continued.dependent <= continued.length) {
             // A full run moves to a free worker; with none free, moving would only tie two runs' commits together, and
             // with no processor to spare the free worker could not apply it sooner (it would only split the blocks).
+            // Nor while most of the run's transactions waited for one still in flight: its next run would wait on the
+            // free worker for this one's (issue 19's w2 at 30,000 transactions, one schema's sysbench oltp_write_only:
+            // each move handed the run over between workers that applied nothing side by side, achieved parallelism
+            // 0.98, every worker waiting a third of its time, more and shorter block commits than the schema
+            // scheduler's one worker).
             freeWorker = ctx.workerForIdleKey(continued.worker);
             if (freeWorker != continued.worker && ctx.pendingTransactions(freeWorker) == 0
                     && ctx.processorsToSpare()) {
@@ -189,7 +198,9 @@ public final class WritesetScheduler implements Scheduler {
             worker = -1; // dependencies on several workers: the engine's least loaded worker, which waits there
         }
         if (order != CommitOrder.NONE) {
-            extendRuns(txn, seq, order, worker, continued == null ? 1 : continued.length + 1);
+            int dependent = anyDependency ? 1 : 0;
+            extendRuns(txn, seq, order, worker, continued == null ? 1 : continued.length + 1,
+                    continued == null ? dependent : continued.dependent + dependent);
         }
         remember(txn, n, seq, worker);
     }
@@ -221,23 +232,24 @@ public final class WritesetScheduler implements Scheduler {
      * Records the transaction as the last of its runs: the source-order run, or each of its schemas' runs (a
      * transaction of several schemas joins them into one run on its worker, as the partition scheduler moves them).
      */
-    private void extendRuns(Transaction<?> txn, long seq, CommitOrder order, int worker, int length) {
+    private void extendRuns(Transaction<?> txn, long seq, CommitOrder order, int worker, int length, int dependent) {
         if (order == CommitOrder.STRICT) {
-            set(sourceOrderRun, worker, seq, length);
+            set(sourceOrderRun, worker, seq, length, dependent);
             return;
         }
         if (partitionRuns.size() > 4096) {
             partitionRuns.clear(); // a log of very many schemas: forget the runs rather than grow without bound
         }
         for (int i = 0; i < txn.partitionKeyCount(); i++) {
-            set(partitionRuns.computeIfAbsent(txn.partitionKey(i), k -> new Run()), worker, seq, length);
+            set(partitionRuns.computeIfAbsent(txn.partitionKey(i), k -> new Run()), worker, seq, length, dependent);
         }
     }
 
-    private static void set(Run r, int worker, long seq, int length) {
+    private static void set(Run r, int worker, long seq, int length, int dependent) {
         r.worker = worker;
         r.last = seq;
         r.length = worker < 0 ? 0 : length;
+        r.dependent = worker < 0 ? 0 : dependent;
     }
 
     private void remember(Transaction<?> txn, int n, long seq, int worker) {

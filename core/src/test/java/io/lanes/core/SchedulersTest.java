@@ -395,6 +395,32 @@ class SchedulersTest {
     }
 
     @Test
+    void aFullRunWhoseTransactionsMostlyWaitedForEachOtherStaysOnItsWorker() {
+        WritesetScheduler s = new WritesetScheduler(100, 3);
+        ctx.commitOrder = CommitOrder.PER_PARTITION;
+        s.init(ctx);
+        ctx.leastLoaded = 2;
+        place(s, txn().partitionKey("a").writeKeys(1));
+        Decision second = place(s, txn().partitionKey("a").writeKeys(1, 2));
+        Decision third = place(s, txn().partitionKey("a").writeKeys(2, 3));
+        assertEquals(List.of(List.of(1L), List.of(2L)), List.of(second.after, third.after), "a chain of dependencies");
+        ctx.leastLoaded = 4; // free, and processors to spare
+        Decision fourth = place(s, txn().partitionKey("a").writeKeys(9));
+        assertEquals(2, fourth.worker, "two of the full run's three waited for the one before: the next run would wait "
+                + "on the free worker too, so the run goes on where it is");
+        Decision fifth = place(s, txn().partitionKey("a").writeKeys(10));
+        assertEquals(4, fifth.worker, "two of the run's four waited, not most: the run moves to the free worker");
+        ctx.leastLoaded = 2;
+        place(s, txn().partitionKey("b").writeKeys(20));
+        place(s, txn().partitionKey("b").writeKeys(21));
+        Decision b3 = place(s, txn().partitionKey("b").writeKeys(22));
+        assertEquals(2, b3.worker, "b's run on worker 2");
+        ctx.leastLoaded = 6;
+        assertEquals(6, place(s, txn().partitionKey("b").writeKeys(23)).worker,
+                "a full run of independent transactions moves as before");
+    }
+
+    @Test
     void writesetHasNoRunsWithoutACommitOrder() {
         WritesetScheduler s = new WritesetScheduler(100, 8);
         s.init(ctx);
