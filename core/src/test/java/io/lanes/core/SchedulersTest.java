@@ -128,6 +128,14 @@ class SchedulersTest {
         return d;
     }
 
+    /** A writeset scheduler with runs of up to {@code runLength}, initialised under {@code order}. */
+    private WritesetScheduler writesetWithRuns(int runLength, CommitOrder order) {
+        WritesetScheduler s = new WritesetScheduler(100, runLength);
+        ctx.commitOrder = order;
+        s.init(ctx);
+        return s;
+    }
+
     private static Transaction.Builder<Object> txn() {
         return Transaction.builder((Object) null).position("p");
     }
@@ -183,9 +191,7 @@ class SchedulersTest {
 
     @Test
     void writesetRunsKeepConsecutiveIndependentTransactionsOnOneWorker() {
-        WritesetScheduler s = new WritesetScheduler(100, 3);
-        ctx.commitOrder = CommitOrder.STRICT;
-        s.init(ctx);
+        WritesetScheduler s = writesetWithRuns(3, CommitOrder.STRICT);
         ctx.leastLoaded = 2;
         Decision a = place(s, txn().writeKeys(1));
         ctx.leastLoaded = 4;
@@ -311,9 +317,7 @@ class SchedulersTest {
 
     @Test
     void writesetRunsFollowEachSchemaUnderPerPartitionCommitOrder() {
-        WritesetScheduler s = new WritesetScheduler(100, 3);
-        ctx.commitOrder = CommitOrder.PER_PARTITION;
-        s.init(ctx);
+        WritesetScheduler s = writesetWithRuns(3, CommitOrder.PER_PARTITION);
         ctx.leastLoaded = 2;
         Decision a1 = place(s, txn().partitionKey("a").writeKeys(1));
         ctx.leastLoaded = 4;
@@ -336,9 +340,7 @@ class SchedulersTest {
 
     @Test
     void writesetRunsAreConsecutiveInSourceOrderUnderStrictCommitOrder() {
-        WritesetScheduler s = new WritesetScheduler(100, 3);
-        ctx.commitOrder = CommitOrder.STRICT;
-        s.init(ctx);
+        WritesetScheduler s = writesetWithRuns(3, CommitOrder.STRICT);
         ctx.leastLoaded = 2;
         Decision a1 = place(s, txn().partitionKey("a").writeKeys(1));
         ctx.leastLoaded = 4;
@@ -358,9 +360,7 @@ class SchedulersTest {
 
     @Test
     void aFullRunStaysOnItsWorkerWhenNoWorkerIsFree() {
-        WritesetScheduler s = new WritesetScheduler(100, 2);
-        ctx.commitOrder = CommitOrder.STRICT;
-        s.init(ctx);
+        WritesetScheduler s = writesetWithRuns(2, CommitOrder.STRICT);
         ctx.leastLoaded = 2;
         place(s, txn().writeKeys(1));
         place(s, txn().writeKeys(2));
@@ -375,9 +375,7 @@ class SchedulersTest {
 
     @Test
     void aFullRunStaysOnItsWorkerWhileTheProcessorsAreBusy() {
-        WritesetScheduler s = new WritesetScheduler(100, 2);
-        ctx.commitOrder = CommitOrder.PER_PARTITION;
-        s.init(ctx);
+        WritesetScheduler s = writesetWithRuns(2, CommitOrder.PER_PARTITION);
         ctx.leastLoaded = 2;
         place(s, txn().partitionKey("a").writeKeys(1));
         place(s, txn().partitionKey("a").writeKeys(2));
@@ -396,9 +394,7 @@ class SchedulersTest {
 
     @Test
     void aFullRunWhoseTransactionsMostlyWaitedForEachOtherStaysOnItsWorker() {
-        WritesetScheduler s = new WritesetScheduler(100, 3);
-        ctx.commitOrder = CommitOrder.PER_PARTITION;
-        s.init(ctx);
+        WritesetScheduler s = writesetWithRuns(3, CommitOrder.PER_PARTITION);
         ctx.leastLoaded = 2;
         place(s, txn().partitionKey("a").writeKeys(1));
         Decision second = place(s, txn().partitionKey("a").writeKeys(1, 2));
