@@ -11,8 +11,13 @@
 # FIXTURE=path/without/.000001.gz and SCHEMAS="a b" apply another recorded log the same way (e.g. workload 2 from
 # scripts/fixtures/record-sysbench-oltp.sh: FIXTURE=/tmp/lanes-fixtures/sysbench-oltp_write_only SCHEMAS=sb).
 # TARGET=postgres: into the PostgreSQL at 127.0.0.1:5432 (database test, user postgres) instead, the schemas dropped
-# before each run, the checkpoint in lanes_bench.lanes_checkpoint; exactness there is each table's row count only
-# (printed as "counts").
+# before each run, the checkpoint in lanes_bench.lanes_checkpoint. CHECKSUM TABLE is MariaDB's own, so there every
+# table's rows are compared as text instead (printed as "rows"): the rows of each table, one tab-separated line each
+# (NULL as NULL, PostgreSQL's CHAR(n) without its padding, as MariaDB returns it), sorted bytewise (the two engines'
+# collations order text differently) and hashed, against the same digest of a reference copy: the log applied first,
+# by one worker with the schema scheduler, into the throwaway MariaDB, whose CHECKSUM TABLE must match the source's.
+# Values holding a tab, a newline or a backslash would print differently on the two sides (none of the recorded logs
+# has such a value): such a table reads "no", never a false "rows".
 # Prints one TSV line per run: setting, seconds, tx/s, commit-order wait s, deadlocks broken, commit-order timeouts,
 # exact (yes/no). Needs mariadbd and java 17.
 set -euo pipefail
@@ -48,6 +53,28 @@ else
   url="jdbc:mariadb://127.0.0.1:$port/"; user=root; ckpt=()
 fi
 gunzip -c "$fixture.000001.gz" > "$root/mixed.000001"
+# A table's rows as text, sorted bytewise and hashed (see TARGET=postgres above): the same digest from either engine.
+digest_mariadb() { $T -B -N -e "SELECT * FROM $1" | LC_ALL=C sort | md5sum | cut -c1-32; }
+digest_postgres() {
+  local cols
+  cols=$($P -c "SELECT string_agg(CASE WHEN data_type = 'character' THEN 'rtrim(' || quote_ident(column_name) || ')'
+      ELSE quote_ident(column_name) || '::text' END, ', ' ORDER BY ordinal_position) FROM information_schema.columns
+      WHERE table_schema = '${1%%.*}' AND table_name = '${1#*.}'")
+  [ -n "$cols" ] || { echo "no such table"; return; }
+  $P -F $'\t' -P null=NULL -c "SELECT $cols FROM \"${1%%.*}\".\"${1#*.}\"" | LC_ALL=C sort | md5sum | cut -c1-32
+}
+declare -A reference
+if [ "${TARGET:-mariadb}" = postgres ]; then
+  # The reference copy: MariaDB's CHECKSUM TABLE ties it to the source's final state, then its rows are digested.
+  java -jar "$jar" apply --json --source "$root/mixed.000001" --target "jdbc:mariadb://127.0.0.1:$port/" \
+    --target-user root --scheduler schema --workers 1 > "$out/reference-apply.json" 2> "$out/reference-apply.log" \
+    || { echo "the reference apply into MariaDB failed: $out/reference-apply.log" >&2; exit 1; }
+  while IFS=$'\t' read -r table sum rows; do
+    got=$($T -N -e "CHECKSUM TABLE $table" | awk '{print $2}')
+    [ "$got" = "$sum" ] || { echo "the reference copy's $table does not match the source's checksum" >&2; exit 1; }
+    reference[$table]=$(digest_mariadb "$table")
+  done < "$fixture.checksums.tsv"
+fi
 printf 'setting\tseconds\ttx/s\tcommit-order wait s\tdeadlocks broken\tcommit-order timeouts\texact\n'
 for setting in "${settings[@]}"; do
   IFS=: read -r sched workers order <<< "$setting"
@@ -81,7 +108,8 @@ for setting in "${settings[@]}"; do
     while IFS=$'\t' read -r table sum rows; do
       if [ "${TARGET:-mariadb}" = postgres ]; then
         got=$($P -c "SELECT COUNT(*) FROM \"${table%%.*}\".\"${table#*.}\"" 2>&1)
-        [ "$got" = "$rows" ] && exact=counts || { exact="no ($table: $got rows, source $rows)"; break; }
+        [ "$got" = "$rows" ] || { exact="no ($table: $got rows, source $rows)"; break; }
+        [ "$(digest_postgres "$table")" = "${reference[$table]}" ] && exact=rows || { exact="no ($table: rows differ)"; break; }
       else
         got=$($T -N -e "CHECKSUM TABLE $table" | awk '{print $2}')
         [ "$got" = "$sum" ] || { exact="no ($table)"; }

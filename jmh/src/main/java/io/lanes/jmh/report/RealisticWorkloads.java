@@ -91,9 +91,13 @@ final class RealisticWorkloads {
             return seconds > 0 ? waitSeconds / (workers() * seconds) : Double.NaN;
         }
 
-        /** Whether the target matched the source: {@code yes} (checksums) or {@code counts} (row counts only). */
+        /**
+         * Whether the target matched the source: {@code yes} (MariaDB's checksums), {@code rows} (PostgreSQL: every
+         * table's rows as text, against a copy whose checksums match the source's) or {@code counts} (PostgreSQL files
+         * written before that: row counts only).
+         */
         boolean exactState() {
-            return exact.equals("yes") || exact.equals("counts");
+            return exact.equals("yes") || exact.equals("rows") || exact.equals("counts");
         }
     }
 
@@ -218,7 +222,9 @@ final class RealisticWorkloads {
                 .append("run (`default`: none, the shipped defaults). Rounds are interleaved: each round runs every ")
                 .append("workload, variant and setting once. Commit-order wait is the workers' time waiting for their ")
                 .append("turn to commit, as a share of their time (wait / (workers x seconds)). Exact: every table ")
-                .append("matched the source (CHECKSUM TABLE; on PostgreSQL row counts only). The ratios of issue 19's ")
+                .append("matched the source (CHECKSUM TABLE; on PostgreSQL every table's rows as text against a MariaDB copy ")
+                .append("whose checksums match the source's, or, in files written before 2026-12-02, row counts only: ")
+                .append("`yes (row counts)`). The ratios of issue 19's ")
                 .append("goals (default = writeset:4:partition, none = writeset:4:none, schema = schema:4:partition, ")
                 .append("strict = writeset:4:strict) are taken on tx/s within each round and variant, then given as ")
                 .append("median (min-max) over the rounds (a variant with none of them is left out of that table). ")

@@ -74,6 +74,17 @@ class RealisticWorkloadsReportTest {
     }
 
     @Test
+    void postgresRowsComparedAsTextAreExactAndADifferingTableIsNot() {
+        RealisticWorkloads.Data d = RealisticWorkloads.parse(List.of(
+                "1\tw3\tdefault\twriteset:4:partition\t1.0\t2000\t0.0\t0\t0\trows",
+                "2\tw3\tdefault\twriteset:4:partition\t1.0\t1000\t0.0\t0\t0\trows",
+                "1\tw3\tdefault\tschema:4:partition\t1.0\t2000\t0.0\t0\t0\trows",
+                "2\tw3\tdefault\tschema:4:partition\t1.0\t1000\t0.0\t0\t0\tno (tpcc.stock: rows differ)"));
+        assertEquals("yes", RealisticWorkloads.summarize(runs(d, "w3", "writeset:4:partition")).exact());
+        assertEquals("no (1 of 2)", RealisticWorkloads.summarize(runs(d, "w3", "schema:4:partition")).exact());
+    }
+
+    @Test
     void ratiosAreTakenWithinEachRoundThenSummarised() {
         RealisticWorkloads.Data d = RealisticWorkloads.parse(TSV.lines().toList());
         List<RealisticWorkloads.Run> w1 = d.runs().stream().filter(r -> r.workload().equals("w1")).toList();
