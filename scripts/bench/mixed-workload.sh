@@ -19,7 +19,7 @@
 # Values holding a tab, a newline or a backslash would print differently on the two sides (none of the recorded logs
 # has such a value): such a table reads "no", never a false "rows".
 # Prints one TSV line per run: setting, seconds, tx/s, commit-order wait s, deadlocks broken, commit-order timeouts,
-# exact (yes/no). Needs mariadbd and java 17.
+# exact (yes, "rows" on PostgreSQL, or no with the first table that differs). Needs mariadbd and java 17.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jar=${1:-examples/target/lanes.jar}; shift || true
