@@ -29,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * {@link #reorderable}) is applied by its net change: an UPDATE of a row that a later UPDATE of the run overwrites is
  * dropped (a counter row updated by every transaction of a block costs one statement), and where the dialect has one
  * ({@link Dialect#updateRows}, MySQL and MariaDB) rows go by many per statement, which the target parses, plans and
- * locks once instead of once per row. Such a statement counts the rows it matched; anything unexpected (fewer rows,
- * an error that is not the connection's or a lock's) runs the same rows again one statement each, in source order,
- * so that a diverged row or a refused value is named exactly as without it.
+ * locks once instead of once per row: a run of up to 128 rows is one statement, the smallest of the prepared sizes that
+ * holds it, its spare places filled with its last row again (which matches the same row and sets the same values).
+ * Such a statement counts the rows it matched; anything unexpected (fewer rows, an error that is not the connection's
+ * or a lock's) runs the same rows again one statement each, in source order, so that a diverged row or a refused value
+ * is named exactly as without it.
  *
  * <p>Use: {@link #add} each row with its statement; values are bound when the run is executed. Threads: owned by its
  * applier's worker thread; only the DDL counter is shared.
@@ -90,11 +92,15 @@ final class RowBatches {
     static final boolean MULTI_ROW = !"false".equalsIgnoreCase(System.getProperty("lanes.jdbc.multi-row"));
 
     /**
-     * Rows per multi-row statement, largest first: a run is cut greedily into these sizes (the rest one row per
-     * statement), so that each table needs a few prepared statements, not one per run length. 128 stays under MySQL's
-     * {@code eq_range_index_dive_limit} (200), beyond which the IN list is planned by statistics.
+     * Rows per multi-row statement, largest first, each half the one before: a run takes statements of the largest
+     * size while it has that many rows left, then one statement of the smallest size that holds the rest, whose spare
+     * places repeat the rest's last row (less than half the statement), so that any run of 2 to 128 rows is one
+     * round trip and each table needs a few prepared statements, not one per run length (cut greedily into exact
+     * sizes of 128, 32, 8 and 4 with the rest one row per statement, issue 19's workload 4 took about 11 UPDATE
+     * statements per block commit of 90-100 single-row transactions over 10 tables, now about 3). 128 stays under
+     * MySQL's {@code eq_range_index_dive_limit} (200), beyond which the IN list is planned by statistics.
      */
-    private static final int[] ROWS_PER_STATEMENT = {128, 32, 8, 4};
+    private static final int[] ROWS_PER_STATEMENT = {128, 64, 32, 16, 8, 4, 2};
 
     /** Placeholders one statement may carry (MySQL's protocol counts them in 16 bits), with room to spare. */
     private static final int MAX_PARAMETERS = 60_000;
@@ -529,11 +535,12 @@ final class RowBatches {
     }
 
     /**
-     * Applies a prefix of {@code rows} by statements of many rows each (sizes {@link #ROWS_PER_STATEMENT}), each
-     * statement's count checked. UPDATE keys are distinct here; a statement that counts fewer rows (keys the target finds
-     * equal) or fails for anything but its connection or a lock sends the whole run one by one (an UPDATE sets the same
-     * values again; a failed statement changed nothing). A DELETE that counts fewer rows is refused: deleting a row
-     * twice, or one the target lacks, is what the rows one by one would refuse too.
+     * Applies a prefix of {@code rows} by statements of many rows each (sizes {@link #ROWS_PER_STATEMENT}, the last one
+     * filled up with its last row again), each statement's count checked against the distinct rows it holds. UPDATE
+     * keys are distinct here; a statement that counts fewer rows (keys the target finds equal) or fails for anything
+     * but its connection or a lock sends the whole run one by one (an UPDATE sets the same values again; a failed
+     * statement changed nothing). A DELETE that counts fewer rows is refused: deleting a row twice, or one the target
+     * lacks, is what the rows one by one would refuse too.
      *
      * @return how many rows (from the first) were applied: the caller applies the rest one statement each
      */
@@ -543,14 +550,19 @@ final class RowBatches {
         List<TargetColumn> params = sql.parameters();
         List<TargetColumn> set = kind == RowChange.Kind.UPDATE ? params.subList(0, params.size() - key.size()) : List.of();
         int perRow = kind == RowChange.Kind.UPDATE ? set.size() * (key.size() + 1) + key.size() : key.size();
-        int done = 0;
+        int largest = 0;
+        while (largest < ROWS_PER_STATEMENT.length && (long) ROWS_PER_STATEMENT[largest] * perRow > MAX_PARAMETERS) {
+            largest++; // a table so wide that a statement of this many rows would carry too many placeholders
+        }
         String[] texts = multiRowSql.computeIfAbsent(sql, k -> new String[ROWS_PER_STATEMENT.length]);
-        for (int sizeIndex = 0; sizeIndex < ROWS_PER_STATEMENT.length; sizeIndex++) {
-            int size = ROWS_PER_STATEMENT[sizeIndex];
-            int statementsOfSize = (rows.size() - done) / size;
-            if (statementsOfSize == 0 || (long) size * perRow > MAX_PARAMETERS) {
-                continue;
+        int done = 0;
+        while (largest < ROWS_PER_STATEMENT.length && rows.size() - done >= 2) {
+            int left = rows.size() - done;
+            int sizeIndex = largest;
+            while (sizeIndex + 1 < ROWS_PER_STATEMENT.length && ROWS_PER_STATEMENT[sizeIndex + 1] >= left) {
+                sizeIndex++; // the smallest size that holds what is left
             }
+            int size = ROWS_PER_STATEMENT[sizeIndex];
             String text = texts[sizeIndex];
             if (text == null) {
                 Dialect d = target.dialect();
@@ -560,42 +572,40 @@ final class RowBatches {
                 }
                 texts[sizeIndex] = text;
             }
-            for (int s = 0; s < statementsOfSize; s++) {
-                List<PendingRow> chunk = rows.subList(done, done + size);
-                int count;
-                PreparedStatement ps = statements.prepared(text);
-                try {
-                    bindMany(ps, kind, set, key, chunk);
-                    count = ps.executeUpdate();
-                } catch (TargetRefusedException e) {
-                    throw e;
-                } catch (SQLException e) {
-                    TargetErrorClass errorClass = TargetErrorPolicy.classify(e).errorClass();
-                    if (errorClass == TargetErrorClass.CONNECTION || errorClass.retryable()) {
-                        throw locatedIn(e, chunk);
-                    }
-                    // The statement changed nothing: its rows one by one name the row the target refuses, if any.
-                    LOG.debug("worker {}: a statement of {} rows of {} failed ({}); applying them one by one", workerId,
-                            size, table, e.toString());
-                    executeOneByOne(sql, kind == RowChange.Kind.UPDATE ? rows : rows.subList(done, rows.size()));
-                    stopMultiRow(table, size, e);
-                    return rows.size();
-                } catch (RuntimeException e) {
+            List<PendingRow> chunk = rows.subList(done, done + Math.min(size, left));
+            int count;
+            PreparedStatement ps = statements.prepared(text);
+            try {
+                bindMany(ps, kind, set, key, chunk, size);
+                count = ps.executeUpdate();
+            } catch (TargetRefusedException e) {
+                throw e;
+            } catch (SQLException e) {
+                TargetErrorClass errorClass = TargetErrorPolicy.classify(e).errorClass();
+                if (errorClass == TargetErrorClass.CONNECTION || errorClass.retryable()) {
                     throw locatedIn(e, chunk);
                 }
-                if (count != size) {
-                    if (kind == RowChange.Kind.DELETE) {
-                        TargetMismatchException diverged = new TargetMismatchException("DELETE of " + chunk.get(0).table()
-                                + ": " + (size - count) + " of the " + size + " rows from " + chunk.get(0).description()
-                                + " to " + chunk.get(size - 1).description() + " matched no row on the target: the target "
-                                + "diverged from the source", true);
-                        throw locatedIn(diverged, chunk);
-                    }
-                    executeOneByOne(sql, rows); // names a row that matches nothing, or applies keys the target merges
-                    return rows.size();
-                }
-                done += size;
+                // The statement changed nothing: its rows one by one name the row the target refuses, if any.
+                LOG.debug("worker {}: a statement of {} rows of {} failed ({}); applying them one by one", workerId,
+                        size, table, e.toString());
+                executeOneByOne(sql, kind == RowChange.Kind.UPDATE ? rows : rows.subList(done, rows.size()));
+                stopMultiRow(table, size, e);
+                return rows.size();
+            } catch (RuntimeException e) {
+                throw locatedIn(e, chunk);
             }
+            if (count != chunk.size()) {
+                if (kind == RowChange.Kind.DELETE) {
+                    TargetMismatchException diverged = new TargetMismatchException("DELETE of " + chunk.get(0).table()
+                            + ": " + (chunk.size() - count) + " of the " + chunk.size() + " rows from "
+                            + chunk.get(0).description() + " to " + chunk.get(chunk.size() - 1).description()
+                            + " matched no row on the target: the target diverged from the source", true);
+                    throw locatedIn(diverged, chunk);
+                }
+                executeOneByOne(sql, rows); // names a row that matches nothing, or applies keys the target merges
+                return rows.size();
+            }
+            done += chunk.size();
         }
         return done;
     }
@@ -613,16 +623,20 @@ final class RowBatches {
     }
 
     /**
-     * Binds rows to a multi-row statement: for an UPDATE, per set column per row the key then the value, then per row
-     * the key ({@link Dialect#updateRows}); for a DELETE per row the key.
+     * Binds rows to a multi-row statement of {@code size} rows: for an UPDATE, per set column per row the key then the
+     * value, then per row the key ({@link Dialect#updateRows}); for a DELETE per row the key. Places past the chunk's
+     * rows take its last row again: its key matches the same row (IN lists and OR'ed conditions match a row once) and,
+     * in a CASE, the same value follows it.
      */
     private void bindMany(PreparedStatement ps, RowChange.Kind kind, List<TargetColumn> set, List<TargetColumn> key,
-            List<PendingRow> chunk) throws SQLException {
+            List<PendingRow> chunk, int size) throws SQLException {
         int index = 1;
         int k = key.size();
+        int last = chunk.size() - 1;
         for (TargetColumn column : set) {
             List<TargetColumn> one = List.of(column);
-            for (PendingRow r : chunk) {
+            for (int i = 0; i < size; i++) {
+                PendingRow r = chunk.get(Math.min(i, last));
                 try {
                     binder.bind(ps, index, key, r.row().before(), r.row(), r.source());
                     binder.bind(ps, index + k, one, r.row().after(), r.row(), r.source());
@@ -632,7 +646,8 @@ final class RowBatches {
                 index += k + 1;
             }
         }
-        for (PendingRow r : chunk) {
+        for (int i = 0; i < size; i++) {
+            PendingRow r = chunk.get(Math.min(i, last));
             try {
                 binder.bind(ps, index, key, r.row().before(), r.row(), r.source());
             } catch (SQLException | RuntimeException e) {

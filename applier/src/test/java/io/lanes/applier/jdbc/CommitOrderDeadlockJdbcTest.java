@@ -83,8 +83,8 @@ class CommitOrderDeadlockJdbcTest {
             String schema = target.newSchema("cod3");
             String ckpt = target.newSchema("ckpt");
             try (Connection c = target.session(); Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE " + d.qualify(schema, "t") + " (id INT PRIMARY KEY, v INT)");
-                s.execute("INSERT INTO " + d.qualify(schema, "t") + " VALUES (1, 0), (2, 0)");
+                s.execute("CREATE TABLE " + d.qualify(schema, "t") + " (id INT PRIMARY KEY, v INT, w INT)");
+                s.execute("INSERT INTO " + d.qualify(schema, "t") + " VALUES (1, 0, 0), (2, 0, 0)");
                 c.commit();
             }
             JdbcTarget jdbc = JdbcTarget.builder(ConnectionFactory.of(target.url(),
@@ -133,10 +133,13 @@ class CommitOrderDeadlockJdbcTest {
                         new RowImage(List.of("id"), new Object[] {2}), new RowImage(List.of("v"), new Object[] {1}))));
                 engine.submit(txn("second", RowChange.update(new TableRef(schema, "t"),
                         new RowImage(List.of("id"), new Object[] {1}), new RowImage(List.of("v"), new Object[] {2}))));
+                // The third's second change sets another column too: another statement, so its rows run one
+                // statement each in source order (row 2, then row 1), not as one statement of both rows, which MySQL
+                // and MariaDB would lock in key order (row 1 first, where the cycle never forms).
                 engine.submit(txn("third", RowChange.update(new TableRef(schema, "t"),
                         new RowImage(List.of("id"), new Object[] {2}), new RowImage(List.of("v"), new Object[] {3})),
-                        RowChange.update(new TableRef(schema, "t"),
-                        new RowImage(List.of("id"), new Object[] {1}), new RowImage(List.of("v"), new Object[] {3}))));
+                        RowChange.update(new TableRef(schema, "t"), new RowImage(List.of("id"), new Object[] {1}),
+                        new RowImage(List.of("v", "w"), new Object[] {3, 0}))));
                 assertTrue(engine.awaitLowWaterMark(3, Duration.ofSeconds(60)), "not applied");
                 millis = (System.nanoTime() - start) / 1_000_000;
                 stats = engine.stats();

@@ -215,8 +215,8 @@ class OrderGroupBatchingTest {
                         RowChange.update(b, image(i, "old"), image(i, "new" + i))));
             }
             int executions = h.applyBlock(block);
-            // On MySQL/MariaDB the 20 UPDATEs of b go as statements of 8, 8 and 4 rows (MultiRowStatementTest).
-            int updates = MultiRowStatementTest.multiRow(h.d) ? 3 : 1;
+            // On MySQL/MariaDB the 20 UPDATEs of b go as one statement of 32 rows (MultiRowStatementTest).
+            int updates = 1;
             assertEquals(RowBatches.GROUP_BATCHES ? 1 + updates : 40, executions,
                     "20 INSERTs of a and 20 UPDATEs of b, alternating");
             List<String> expectedA = new ArrayList<>();
