@@ -176,24 +176,13 @@ class MultiRowStatementTest {
     @MethodSource("targets")
     void aShortRunOfDeletesWithAMissingRowIsRefused(TestTarget target) throws Exception {
         try (target; Harness h = new Harness(target, "pdm")) {
-            h.sql("CREATE TABLE " + h.q("t") + " (k INT PRIMARY KEY, v INT)",
-                    "INSERT INTO " + h.q("t") + " VALUES (1, 0), (2, 0), (3, 0), (4, 0)");
-            TableRef t = new TableRef(h.schema, "t");
-            List<SourceTransaction> block = new ArrayList<>();
-            int[] keys = {1, 2, 99, 3, 4};
-            for (int i = 0; i < keys.length; i++) {
-                block.add(txn("pdm:" + (i + 1), RowChange.delete(t, kv(keys[i], 0))));
-            }
-            TargetRefusedException refused = refusal(h.failBlock(block));
-            assertEquals(TargetErrorClass.TARGET_DIVERGED, refused.error().errorClass(), refused.toString());
-            assertTrue(refused.getMessage().contains("matched no row"), refused.getMessage());
+            TargetRefusedException refused = refusedDeletes(h, "pdm", 1, 2, 99, 3, 4);
             if (multiRow(h.d)) {
                 assertTrue(refused.getMessage().contains("1 of the 5 rows"), refused.getMessage());
                 assertEquals("one of the transactions from pdm:1 to pdm:5", refused.position());
             } else {
                 assertEquals("pdm:3", refused.position());
             }
-            assertEquals(4, h.rows("t", "k").size(), "nothing of the block is kept");
         }
     }
 
@@ -299,23 +288,37 @@ class MultiRowStatementTest {
     @MethodSource("targets")
     void aDeleteOfAMissingRowIsRefused(TestTarget target) throws Exception {
         try (target; Harness h = new Harness(target, "dd")) {
-            h.sql("CREATE TABLE " + h.q("t") + " (k INT PRIMARY KEY, v INT)",
-                    "INSERT INTO " + h.q("t") + " VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0)");
-            TableRef t = new TableRef(h.schema, "t");
-            List<SourceTransaction> block = new ArrayList<>();
-            int[] keys = {1, 2, 3, 99, 4, 5, 6, 7};
-            for (int i = 0; i < keys.length; i++) {
-                block.add(txn("dd:" + (i + 1), RowChange.delete(t, kv(keys[i], 0))));
-            }
-            TargetRefusedException refused = refusal(h.failBlock(block));
-            assertEquals(TargetErrorClass.TARGET_DIVERGED, refused.error().errorClass(), refused.toString());
-            assertTrue(refused.getMessage().contains("matched no row"), refused.getMessage());
+            TargetRefusedException refused = refusedDeletes(h, "dd", 1, 2, 3, 99, 4, 5, 6, 7);
             if (multiRow(h.d)) {
                 assertEquals("one of the transactions from dd:1 to dd:8", refused.position());
             } else {
                 assertEquals("dd:4", refused.position());
             }
-            assertEquals(7, h.rows("t", "k").size(), "nothing of the block is kept");
         }
+    }
+
+    /**
+     * One block of DELETEs of {@code keys} from a table holding every one of them but 99, transaction {@code prefix:i}
+     * deleting the i-th: refused as a diverged target, and nothing of the block is kept.
+     */
+    private static TargetRefusedException refusedDeletes(Harness h, String prefix, int... keys) throws Exception {
+        StringBuilder seed = new StringBuilder("INSERT INTO " + h.q("t") + " VALUES ");
+        int present = 0;
+        for (int k : keys) {
+            if (k != 99) {
+                seed.append(present++ > 0 ? ", " : "").append("(").append(k).append(", 0)");
+            }
+        }
+        h.sql("CREATE TABLE " + h.q("t") + " (k INT PRIMARY KEY, v INT)", seed.toString());
+        TableRef t = new TableRef(h.schema, "t");
+        List<SourceTransaction> block = new ArrayList<>();
+        for (int i = 0; i < keys.length; i++) {
+            block.add(txn(prefix + ":" + (i + 1), RowChange.delete(t, kv(keys[i], 0))));
+        }
+        TargetRefusedException refused = refusal(h.failBlock(block));
+        assertEquals(TargetErrorClass.TARGET_DIVERGED, refused.error().errorClass(), refused.toString());
+        assertTrue(refused.getMessage().contains("matched no row"), refused.getMessage());
+        assertEquals(present, h.rows("t", "k").size(), "nothing of the block is kept");
+        return refused;
     }
 }
