@@ -1,5 +1,6 @@
 package io.lanes.applier;
 
+import io.lanes.applier.internal.FailureMessages;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -52,7 +53,7 @@ public record RowImage(List<String> columns, Object[] values) {
             Object v = values[i];
             String shown = v instanceof byte[] b ? "byte[" + b.length + "]" : String.valueOf(v);
             sb.append(i == 0 ? "" : ", ").append(columns.get(i)).append('=')
-                    .append(shown.length() > 40 ? shown.substring(0, 37) + "..." : shown);
+                    .append(FailureMessages.abbreviate(shown, 40));
         }
         return sb.append('}').toString();
     }

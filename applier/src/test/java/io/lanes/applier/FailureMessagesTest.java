@@ -118,4 +118,39 @@ class FailureMessagesTest {
                 TargetUrls.asOpened("jdbc:h2:tcp://h/db", true), "a server's database closes on the server's terms");
         assertEquals("jdbc:postgresql://h/db", TargetUrls.asOpened("jdbc:postgresql://h/db", true));
     }
+    /**
+     * The differential campaign's seed 9225 stopped its own run: a refused statement full of emoji was cut at 297
+     * characters between the two halves of one, and writing the message with {@code Files.writeString} threw
+     * UnmappableCharacterException (a log shows '?' there instead).
+     */
+    @Test
+    void abbreviatingNeverCutsACharacterInHalf() throws Exception {
+        String emoji = "\uD83D\uDE00";
+        String sql = "INSERT INTO t VALUES ('" + "a".repeat(273) + emoji + " more text after the cut')";
+        assertEquals(Character.MIN_HIGH_SURROGATE, sql.charAt(296) & 0xFC00, "the emoji straddles the cut at 297");
+        String shown = new io.lanes.applier.ddl.SourceStatement(sql, "db", 0, null, null, java.time.Instant.EPOCH, null,
+                "bin.000001:4", io.lanes.applier.ddl.SessionVariables.NONE).abbreviated();
+        assertEquals(sql.substring(0, 296) + "...", shown, "the whole emoji goes, not half of it");
+        assertEncodable(shown);
+        Files.writeString(temp.resolve("message.txt"), shown, java.nio.charset.StandardCharsets.UTF_8);
+
+        String value = "x".repeat(36) + emoji + "tail";
+        String row = new RowImage(java.util.List.of("c"), new Object[] {value}).toString();
+        assertEquals("{c=" + "x".repeat(36) + "...}", row);
+        assertEncodable(row);
+
+        assertEquals("abc", FailureMessages.abbreviate("abc", 4));
+        assertEquals("abcd", FailureMessages.abbreviate("abcd", 4));
+        assertEquals("a...", FailureMessages.abbreviate("abcde", 4));
+        assertEquals("ab" + emoji + "...", FailureMessages.abbreviate("ab" + emoji + "cdef", 7), "a whole emoji stays");
+        assertEquals("ab...", FailureMessages.abbreviate("ab" + emoji + "cdef", 6));
+        assertThrows(IllegalArgumentException.class, () -> FailureMessages.abbreviate("abcdef", 3));
+    }
+
+    private static void assertEncodable(String text) throws java.nio.charset.CharacterCodingException {
+        java.nio.charset.StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                .encode(java.nio.CharBuffer.wrap(text));
+    }
 }

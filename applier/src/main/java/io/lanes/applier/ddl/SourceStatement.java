@@ -60,6 +60,6 @@ public record SourceStatement(String sql, String defaultSchema, long sqlMode, In
      */
     public String abbreviated() {
         String flat = io.lanes.binlog.SqlSecrets.redact(sql.replaceAll("\\s+", " ").trim());
-        return flat.length() <= 300 ? flat : flat.substring(0, 297) + "...";
+        return io.lanes.applier.internal.FailureMessages.abbreviate(flat, 300);
     }
 }

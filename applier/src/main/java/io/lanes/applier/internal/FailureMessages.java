@@ -34,6 +34,28 @@ public final class FailureMessages {
     }
 
     /**
+     * {@code text} when it has at most {@code max} characters, else its start and "..." in {@code max} characters. The
+     * cut never falls between the two halves of a character outside the Basic Multilingual Plane (an emoji, a rare CJK
+     * ideograph): half of one is no character, so an encoder writes it as '?' or, as {@code Files.writeString} does,
+     * refuses the whole text (the differential campaign's results file, seed 9225, a statement full of emoji).
+     *
+     * @param max at least 4
+     */
+    public static String abbreviate(String text, int max) {
+        if (max < 4) {
+            throw new IllegalArgumentException("max < 4: " + max);
+        }
+        if (text.length() <= max) {
+            return text;
+        }
+        int cut = max - 3;
+        if (Character.isHighSurrogate(text.charAt(cut - 1)) && Character.isLowSurrogate(text.charAt(cut))) {
+            cut--;
+        }
+        return text.substring(0, cut) + "...";
+    }
+
+    /**
      * A pipeline's failure as the one {@code LanesException} its callers see: "pipeline 'P' failed at POSITION: what",
      * naming the position once (the inner layers' own " at POSITION" dropped); undecodable input names its file and
      * byte offset the decoder's way ("pipeline 'P' failed: FILE at byte offset N: ..."); a {@code LanesException} keeps

@@ -3,6 +3,7 @@ package io.lanes.applier.jdbc;
 import io.lanes.applier.RowChange;
 import io.lanes.applier.RowImage;
 import io.lanes.applier.SourceTransaction;
+import io.lanes.applier.internal.FailureMessages;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -717,7 +718,7 @@ final class RowBatches {
             Object v = at < 0 ? "?" : row.before().values()[at];
             String shown = v instanceof byte[] b ? "byte[" + b.length + "]" : String.valueOf(v);
             key.append(key.isEmpty() ? "" : ", ").append(c.name()).append('=')
-                    .append(shown.length() > 40 ? shown.substring(0, 37) + "..." : shown);
+                    .append(FailureMessages.abbreviate(shown, 40));
         }
         return row.kind() + " of " + row.table() + " (" + key + ") at " + source.position();
     }

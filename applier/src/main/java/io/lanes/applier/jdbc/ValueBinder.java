@@ -1,5 +1,6 @@
 package io.lanes.applier.jdbc;
 
+import io.lanes.applier.internal.FailureMessages;
 import io.lanes.applier.value.BitValue;
 import io.lanes.applier.value.EnumValue;
 import io.lanes.applier.value.JsonText;
@@ -568,6 +569,6 @@ public final class ValueBinder {
     }
 
     private static String abbreviate(String s) {
-        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
+        return FailureMessages.abbreviate(s, 60);
     }
 }
