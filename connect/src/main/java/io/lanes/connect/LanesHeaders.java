@@ -45,7 +45,8 @@ public final class LanesHeaders {
     public static long[] parseKeys(String text) {
         if (text.isEmpty() || text.charAt(0) != 'x' || (text.length() - 1) % 16 != 0) {
             throw new IllegalArgumentException("not a " + WRITE_KEYS + " header value: "
-                    + (text.length() > 40 ? text.substring(0, 40) + "..." : text));
+                    + (text.codePointCount(0, text.length()) > 40 // never half a character
+                            ? text.substring(0, text.offsetByCodePoints(0, 40)) + "..." : text));
         }
         long[] keys = new long[(text.length() - 1) / 16];
         for (int i = 0; i < keys.length; i++) {
