@@ -15,6 +15,8 @@
 # writeset:4:strict writeset:16:partition writeset:16:none).
 # w2 and w3 need $FIXTURES (default /tmp/lanes-fixtures)/sysbench-oltp_write_only.* and tpcc-like.*: recorded by
 # scripts/fixtures/record-sysbench-oltp.sh and record-tpcc-like.sh when missing (needs sysbench).
+# ROTATE=1 starts each round's settings one further along (round 2 runs them from the second, and so on), so that no
+# setting always runs right after the same other one (a target's background work after one run can slow the next).
 # WORKLOADS="w1 w2 w3" (the default) picks the workloads; w1-long, w2-long and w3-long are the same three recorded ten
 # times longer (about 25,000, 30,000 and 20,000 transactions: the issue's logs last 1-3 s, where JIT compilation and
 # warm-up weigh as much as applying, while a replica catching up a backlog runs for minutes), from $LONG_FIXTURES
@@ -72,7 +74,7 @@ commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git 
   || echo "+changes")}
 # The jar relative to the repository when it lies inside it: the file is committed and read on other machines.
 echo "# $(date -u +%FT%TZ) commit $commit target=$target jar=${jar#"$(pwd)"/} ($(sha256sum "$jar" | cut -c1-12))" \
-  "rounds=$rounds" \
+  "rounds=$rounds${ROTATE:+ rotate=$ROTATE}" \
   "variants=${variants[*]} machine: nproc=$(nproc) load average $(cut -d' ' -f1-3 /proc/loadavg)" > "$out"
 for round in $(seq 1 "$rounds"); do
   for workload in "${workloads[@]}"; do
@@ -84,13 +86,18 @@ for round in $(seq 1 "$rounds"); do
       w2-long) fixture=(FIXTURE="$long/sysbench-oltp_write_only" SCHEMAS=sb);;
       w3-long) fixture=(FIXTURE="$long/tpcc-like" SCHEMAS=tpcc);;
     esac
+    ordered=("${settings[@]}")
+    if [ "${ROTATE:-0}" = 1 ]; then
+      shift_by=$(( (round - 1) % ${#settings[@]} ))
+      ordered=("${settings[@]:$shift_by}" "${settings[@]:0:$shift_by}")
+    fi
     for i in "${!variants[@]}"; do
       variant=${variants[$i]}
       args=; [ -z "${configs[$i]}" ] || args="--config ${configs[$i]}"
       echo "round $round/$rounds $workload $variant" >&2
       # Header lines dropped, every run prefixed with round, workload and variant; a failed invocation leaves a note.
       env "${fixture[@]}" TARGET="$target" OUT="$work/$target-$workload-$variant" APPLY_ARGS="$args" \
-          scripts/bench/mixed-workload.sh "$jar" "${settings[@]}" \
+          scripts/bench/mixed-workload.sh "$jar" "${ordered[@]}" \
         | awk -v prefix="$round\t$workload\t$variant\t" '!/^setting\t/ { print prefix $0; fflush() }' >> "$out" \
         || echo "# round $round $workload $variant: mixed-workload.sh failed" >> "$out"
     done
