@@ -118,6 +118,7 @@ class FailureMessagesTest {
                 TargetUrls.asOpened("jdbc:h2:tcp://h/db", true), "a server's database closes on the server's terms");
         assertEquals("jdbc:postgresql://h/db", TargetUrls.asOpened("jdbc:postgresql://h/db", true));
     }
+
     /**
      * The differential campaign's seed 9225 stopped its own run: a refused statement full of emoji was cut at 297
      * characters between the two halves of one, and writing the message with {@code Files.writeString} threw
