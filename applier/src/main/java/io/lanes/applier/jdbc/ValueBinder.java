@@ -563,12 +563,8 @@ public final class ValueBinder {
     private ValueConversionException fail(TargetColumn column, Object value, String why) {
         String shown = value instanceof byte[] b ? "byte[" + b.length + "]"
                 : value instanceof float[] f ? "float[" + f.length + "]"
-                : value.getClass().getSimpleName() + " " + abbreviate(String.valueOf(value));
+                : value.getClass().getSimpleName() + " " + FailureMessages.abbreviate(String.valueOf(value), 60);
         return new ValueConversionException("cannot write " + shown + " into column " + column.name() + " ("
                 + column.typeName() + ", " + dialect.kind() + "): " + why);
-    }
-
-    private static String abbreviate(String s) {
-        return FailureMessages.abbreviate(s, 60);
     }
 }
