@@ -77,6 +77,11 @@ echo "# $(date -u +%FT%TZ) commit $commit target=$target jar=${jar#"$(pwd)"/} ($
   "rounds=$rounds${ROTATE:+ rotate=$ROTATE}" \
   "variants=${variants[*]} machine: nproc=$(nproc) load average $(cut -d' ' -f1-3 /proc/loadavg)" > "$out"
 for round in $(seq 1 "$rounds"); do
+  ordered=("${settings[@]}")
+  if [ "${ROTATE:-0}" = 1 ]; then
+    shift_by=$(( (round - 1) % ${#settings[@]} ))
+    ordered=("${settings[@]:$shift_by}" "${settings[@]:0:$shift_by}")
+  fi
   for workload in "${workloads[@]}"; do
     case $workload in
       w1) fixture=();;
@@ -86,11 +91,6 @@ for round in $(seq 1 "$rounds"); do
       w2-long) fixture=(FIXTURE="$long/sysbench-oltp_write_only" SCHEMAS=sb);;
       w3-long) fixture=(FIXTURE="$long/tpcc-like" SCHEMAS=tpcc);;
     esac
-    ordered=("${settings[@]}")
-    if [ "${ROTATE:-0}" = 1 ]; then
-      shift_by=$(( (round - 1) % ${#settings[@]} ))
-      ordered=("${settings[@]:$shift_by}" "${settings[@]:0:$shift_by}")
-    fi
     for i in "${!variants[@]}"; do
       variant=${variants[$i]}
       args=; [ -z "${configs[$i]}" ] || args="--config ${configs[$i]}"
