@@ -177,6 +177,10 @@ final class ApplyRun {
         m.put("rows", s.rows());
         m.put("seconds", s.seconds());
         m.put("tps", s.transactionsPerSecond());
+        // This process's processor time so far, every thread counted (the JIT compiler's and the garbage collector's
+        // too): on a machine shared with the target, what Lanes takes from it.
+        ProcessHandle.current().info().totalCpuDuration()
+                .ifPresent(cpu -> m.put("process_cpu_s", cpu.toNanos() / 1e9));
         m.put("source_bytes", s.sourceBytesRead());
         m.put("resumed_from", s.resumedFrom());
         m.put("position", s.sourcePosition());

@@ -51,6 +51,8 @@ class ApplyCommandTest {
         assertTrue(number(json, "events") > transactions, json);
         assertTrue(number(json, "rows") > 0, json);
         assertTrue(json.contains("\"seconds\":") && json.contains("\"tps\":"), json);
+        Matcher cpu = Pattern.compile("\"process_cpu_s\":([0-9.]+)").matcher(json);
+        assertTrue(cpu.find() && Double.parseDouble(cpu.group(1)) > 0, "this process's CPU time: " + json);
         assertEquals(3, Pattern.compile("\"worker\":").matcher(json).results().count(), json);
         long customers = count(url, "customers");
         assertTrue(customers > 0);
