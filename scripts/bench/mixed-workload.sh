@@ -19,7 +19,8 @@
 # Values holding a tab, a newline or a backslash would print differently on the two sides (none of the recorded logs
 # has such a value): such a table reads "no", never a false "rows".
 # Prints one TSV line per run: setting, seconds, tx/s, commit-order wait s, deadlocks broken, commit-order timeouts,
-# exact (yes, "rows" on PostgreSQL, or no with the first table that differs). Needs mariadbd and java 17.
+# exact (yes, "rows" on PostgreSQL, or no with the first table that differs), and the Lanes process's CPU seconds
+# (every thread, JIT compiler and GC included; "-" from a jar that does not report them). Needs mariadbd and java 17.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 jar=${1:-examples/target/lanes.jar}; shift || true
@@ -75,7 +76,7 @@ if [ "${TARGET:-mariadb}" = postgres ]; then
     reference[$table]=$(digest_mariadb "$table")
   done < "$fixture.checksums.tsv"
 fi
-printf 'setting\tseconds\ttx/s\tcommit-order wait s\tdeadlocks broken\tcommit-order timeouts\texact\n'
+printf 'setting\tseconds\ttx/s\tcommit-order wait s\tdeadlocks broken\tcommit-order timeouts\texact\tlanes cpu s\n'
 for setting in "${settings[@]}"; do
   IFS=: read -r sched workers order <<< "$setting"
   for run in $(seq 1 "$runs"); do
@@ -103,7 +104,7 @@ for setting in "${settings[@]}"; do
       | tail -1)
     end=$(date +%s.%N)
     [ -z "$sampler" ] || { kill "$sampler"; wait "$sampler" 2>/dev/null || true; }
-    echo "$json" > "$out/result-$sched-$workers-$order-$run.json"
+    echo "$json" > "$out/result-$sched-$workers-$order-$run${ROUND:+-round$ROUND}.json"
     exact=yes
     while IFS=$'\t' read -r table sum rows; do
       if [ "${TARGET:-mariadb}" = postgres ]; then
@@ -125,9 +126,11 @@ for setting in "${settings[@]}"; do
       wait=$(grep -o '"waiting_for_commit_order_s": *[-0-9.eE]*' <<< "$json" | sed 's/.*: *//' | awk '{s += $1} END {print s + 0}')
       awk -v s="$setting" -v tx="$tx" -v secs="${secs:-0}" -v start="$start" -v end="$end" -v wait="$wait" \
           -v broken="$(field commit_order_deadlocks_broken)" -v retries="$(field commit_order_retries)" -v exact="$exact" \
+          -v cpu="$(field process_cpu_s)" \
           'BEGIN { if (secs + 0 == 0) secs = end - start
-                   printf "%s\t%.1f\t%.0f\t%.1f\t%s\t%s\t%s\n", s, secs, (secs > 0 ? tx / secs : 0), wait,
-                     broken == "" ? "-" : broken, retries == "" ? "-" : retries, exact }'
+                   printf "%s\t%.1f\t%.0f\t%.1f\t%s\t%s\t%s\t%s\n", s, secs, (secs > 0 ? tx / secs : 0), wait,
+                     broken == "" ? "-" : broken, retries == "" ? "-" : retries, exact,
+                     cpu == "" ? "-" : sprintf("%.2f", cpu) }'
     fi
   done
 done

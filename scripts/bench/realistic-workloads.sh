@@ -24,9 +24,9 @@
 # record-sysbench-oltp.sh oltp_write_only 30000, record-tpcc-like.sh 8 2500).
 # --no-report: do not regenerate docs/benchmarks.md (a machine without Maven).
 # Writes a first comment line (date, git commit, jar, machine: nproc and load average), then one line per run:
-# ROUND WORKLOAD VARIANT SETTING SECONDS TX/S COMMIT_ORDER_WAIT_S DEADLOCKS_BROKEN TIMEOUTS EXACT (tab-separated, the
-# last seven being mixed-workload.sh's), and a last comment line when done. Each run's JSON and stderr are under
-# $WORK (default /tmp/lanes-realistic)/TARGET-WORKLOAD-VARIANT/.
+# ROUND WORKLOAD VARIANT SETTING SECONDS TX/S COMMIT_ORDER_WAIT_S DEADLOCKS_BROKEN TIMEOUTS EXACT LANES_CPU_S
+# (tab-separated, the last eight being mixed-workload.sh's), and a last comment line when done. Each run's JSON and stderr are under
+# $WORK (default /tmp/lanes-realistic)/TARGET-WORKLOAD-VARIANT/, one JSON per setting and round.
 set -euo pipefail
 rounds=3; target=mariadb; out=; jar=examples/target/lanes.jar
 variants=(default); configs=(""); report=1
@@ -96,7 +96,7 @@ for round in $(seq 1 "$rounds"); do
       args=; [ -z "${configs[$i]}" ] || args="--config ${configs[$i]}"
       echo "round $round/$rounds $workload $variant" >&2
       # Header lines dropped, every run prefixed with round, workload and variant; a failed invocation leaves a note.
-      env "${fixture[@]}" TARGET="$target" OUT="$work/$target-$workload-$variant" APPLY_ARGS="$args" \
+      env "${fixture[@]}" TARGET="$target" OUT="$work/$target-$workload-$variant" APPLY_ARGS="$args" ROUND="$round" \
           scripts/bench/mixed-workload.sh "$jar" "${ordered[@]}" \
         | awk -v prefix="$round\t$workload\t$variant\t" '!/^setting\t/ { print prefix $0; fflush() }' >> "$out" \
         || echo "# round $round $workload $variant: mixed-workload.sh failed" >> "$out"
