@@ -22,7 +22,9 @@ public final class EngineHarness {
         LOGICAL_CLOCK(LogicalClockScheduler::new),
         WRITESET(() -> new WritesetScheduler(64)),
         WRITESET_SMALL_HISTORY(() -> new WritesetScheduler(3)),
-        WRITESET_RUNS(() -> new WritesetScheduler(64, 8));
+        WRITESET_RUNS(() -> new WritesetScheduler(64, 8)),
+        /** Runs on processors with no time to spare, where a full run stays on its worker. */
+        WRITESET_RUNS_BUSY(() -> new BusyProcessors(new WritesetScheduler(64, 8)));
 
         private final Supplier<Scheduler> factory;
 
