@@ -27,7 +27,10 @@ public final class ProcessorHeadroom {
     private boolean spare = true;
     private boolean sampled;
 
-    /** Reads the machine's load through the platform's management bean (as containers limit it). */
+    /**
+     * Reads the machine's load: from {@code /proc/stat}, or through the platform's management bean (as containers
+     * limit it).
+     */
     public static ProcessorHeadroom ofThisMachine() {
         return new ProcessorHeadroom(systemLoad());
     }
@@ -48,7 +51,15 @@ public final class ProcessorHeadroom {
         return spare;
     }
 
+    /**
+     * Where the JVM sees every processor of a Linux machine, {@code /proc/stat} (see {@link ProcStatLoad}: the
+     * management bean reads the control group's files on every call); elsewhere the platform's management bean.
+     */
     static DoubleSupplier systemLoad() {
+        DoubleSupplier wholeMachine = ProcStatLoad.ifWholeMachine();
+        if (wholeMachine != null) {
+            return wholeMachine;
+        }
         try {
             if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
                 os.getCpuLoad(); // the first reading has no previous one to compare with

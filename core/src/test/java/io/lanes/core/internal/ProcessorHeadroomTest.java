@@ -1,12 +1,18 @@
 package io.lanes.core.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ProcessorHeadroomTest {
     @Test
@@ -33,6 +39,29 @@ class ProcessorHeadroomTest {
         java.util.function.DoubleSupplier load = ProcessorHeadroom.systemLoad();
         Thread.sleep(150);
         double l = load.getAsDouble();
-        assertTrue(l >= 0 && l <= 1, "the JDK's management bean reads this machine's load (0 to 1), got " + l);
+        assertTrue(l >= 0 && l <= 1, "this machine's load (0 to 1), got " + l);
+    }
+
+    @Test
+    void procStatsFirstLineGivesTheShareBusyBetweenTwoReadings(@TempDir Path dir) throws Exception {
+        Path stat = dir.resolve("stat");
+        // user nice system idle iowait irq softirq steal guest guest_nice
+        Files.writeString(stat, "cpu  100 0 50 800 50 0 0 0 7 0\ncpu0 50 0 25 400 25 0 0 0 7 0\n"
+                + "cpu1 50 0 25 400 25 0 0 0 0 0\nintr 12345 0\n");
+        assertNull(ProcStatLoad.ifWholeMachine(stat, 4), "the JVM sees 4 of 2 processors: a limit, not this reader");
+        ProcStatLoad load = ProcStatLoad.ifWholeMachine(stat, 2);
+        assertNotNull(load);
+        // 100 more jiffies: 60 user, 15 system, 20 idle, 5 iowait; guest (counted in user already) is not added
+        Files.writeString(stat, "cpu  160 0 65 820 55 0 0 0 99 0\ncpu0 1 0 1 1 1 0 0 0 0 0\n");
+        assertEquals(0.75, load.getAsDouble(), 1e-9);
+        assertEquals(-1, load.getAsDouble(), "no time passed: not known");
+        Files.writeString(stat, "cpu  160 0 65 920 55 0 0 0 99 0\n");
+        assertEquals(0.0, load.getAsDouble(), 1e-9, "100 idle jiffies");
+        Files.writeString(stat, "intr 1\n");
+        assertEquals(-1, load.getAsDouble(), "not the expected format: not known");
+        assertNull(ProcStatLoad.parseFirstLine("cpu  1 2 3\n".getBytes(), 11), "too few fields");
+        assertNull(ProcStatLoad.parseFirstLine("cpu  1 x 3 4 5\n".getBytes(), 15), "not a number");
+        assertArrayEquals(new long[] {1, 2, 3, 4, 5, 0, 0, 0},
+                ProcStatLoad.parseFirstLine("cpu  1 2 3 4 5\n".getBytes(), 15), "an older kernel's five fields");
     }
 }
