@@ -10,9 +10,9 @@ import java.util.function.DoubleSupplier;
  * The share of all of this machine's processors busy since the previous reading, from the first line of Linux's
  * {@code /proc/stat} (one read of a few hundred bytes). The JDK's {@code OperatingSystemMXBean.getCpuLoad} answers
  * the same question where no container limits the processors, but reads the control group's quota, shares and
- * processor set files on every call first: issue 19's profile of the one-schema sysbench log on 2 processors found
- * 21 ms of the dispatching thread's time per run there (at most ten calls a second), in a run of about 3 s whose
- * dispatching thread a worker waits for. So this is used only where the JVM sees every processor the machine has
+ * processor set files on every call first: about 0.7 ms per reading in a cold JVM on issue 19's one-schema sysbench
+ * log on 2 processors, on the dispatching thread that a worker waits for (a scheduler asking every 100 ms of a 3 s
+ * run paid about 21 ms). So this is used only where the JVM sees every processor the machine has
  * (as many {@code cpuN} lines as {@link Runtime#availableProcessors()}): a container's processor limit, where the
  * share of the limit is what counts, is left to the management bean.
  *
