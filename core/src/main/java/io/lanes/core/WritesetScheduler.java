@@ -255,7 +255,8 @@ public final class WritesetScheduler implements Scheduler {
     private void remember(Transaction<?> txn, int n, long seq, int worker) {
         if (lastWriter.size() + n > dropAt) {
             long lwm = ctx.lowWaterMark();
-            lastWriter.removeValuesIf(entry -> (entry >>> WORKER_BITS) <= lwm);
+            // Entries pack the writer's sequence number above its worker: a writer at or below lwm is below this.
+            lastWriter.removeValuesBelow((lwm + 1) << WORKER_BITS);
             dropAt = Math.max(historySize, 2L * lastWriter.size());
             if (lastWriter.size() + n > (long) IN_FLIGHT_HISTORY_FACTOR * historySize) {
                 // This transaction's dependencies are known; later ones lose sight of everything before it.

@@ -1,7 +1,6 @@
 package io.lanes.core.internal;
 
 import java.util.Arrays;
-import java.util.function.LongPredicate;
 
 /**
  * An open-addressing map from long keys to long values (no boxing), for the writeset history. Value 0 means absent, so
@@ -76,26 +75,56 @@ public final class LongLongHashMap {
     }
 
     /**
-     * Removes every entry whose value passes {@code test}, in O(capacity): the survivors are placed again, so probing
-     * stays correct without tombstones.
+     * Removes every entry whose value is below {@code bound}, in place and in O(capacity), allocating nothing (the
+     * writeset history drops its committed writers this way: a new table per drop touched fresh memory every time).
+     * The survivors are then placed again in probe order, starting after a place that was empty before, so that each
+     * sits where a lookup from its home place finds it, without tombstones.
      *
      * @return how many entries were removed
      */
-    public int removeValuesIf(LongPredicate test) {
+    public int removeValuesBelow(long bound) {
         int before = size;
-        if (hasZeroKey && test.test(zeroValue)) {
+        if (hasZeroKey && zeroValue < bound) {
             hasZeroKey = false;
             zeroValue = 0;
             size--;
         }
-        long[] oldKeys = keys.clone();
-        long[] oldValues = values.clone();
-        Arrays.fill(keys, 0);
-        Arrays.fill(values, 0);
-        size = hasZeroKey ? 1 : 0;
-        for (int j = 0; j < oldKeys.length; j++) {
-            if (oldKeys[j] != 0 && !test.test(oldValues[j])) {
-                place(oldKeys[j], oldValues[j]);
+        long[] k = keys;
+        long[] v = values;
+        // A place empty before the removals: no probe chain runs across it (a chain runs from a key's home place to
+        // where the key sits, over occupied places only), so placing again in probe order from there settles each
+        // chain before the next. A place the removals emptied could sit inside a chain.
+        int boundary = 0;
+        while (k[boundary] != 0) {
+            boundary++; // the load is at most one half: an empty place exists
+        }
+        int removed = 0;
+        for (int j = 0; j < k.length; j++) {
+            if (k[j] != 0 && v[j] < bound) {
+                k[j] = 0;
+                v[j] = 0;
+                removed++;
+            }
+        }
+        size -= removed;
+        if (removed == 0) {
+            return before - size;
+        }
+        for (int step = 1; step <= mask; step++) {
+            int j = (boundary + step) & mask;
+            long key = k[j];
+            if (key == 0) {
+                continue;
+            }
+            int i = mix(key) & mask;
+            while (k[i] != 0 && i != j) {
+                i = (i + 1) & mask;
+            }
+            if (i != j) { // a removed entry had kept its probe chain from breaking: move it back
+                k[i] = key;
+                v[i] = v[j];
+                k[j] = 0;
+                v[j] = 0;
             }
         }
         return before - size;
@@ -133,7 +162,7 @@ public final class LongLongHashMap {
         size++;
     }
 
-    private static int mix(long key) {
+    static int mix(long key) {
         long h = key * 0x9E3779B97F4A7C15L;
         return (int) (h ^ (h >>> 32));
     }
