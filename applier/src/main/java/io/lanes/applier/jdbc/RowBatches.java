@@ -311,8 +311,77 @@ final class RowBatches {
         }
     }
 
-    /** Executes rows of one statement in source order: one execution for one row, a JDBC batch for more. */
+    /**
+     * Executes rows of one statement in source order: one execution for one row, JDBC batches for more, each carrying
+     * values of at most about {@link #BATCH_VALUE_BYTES} (a row larger than that goes alone).
+     */
     private void executeInOrder(RowSql sql, List<PendingRow> rows) throws SQLException {
+        int from = 0;
+        while (from < rows.size()) {
+            int to = batchEnd(rows, from);
+            executeBatchInOrder(sql, from == 0 && to == rows.size() ? rows : rows.subList(from, to));
+            from = to;
+        }
+    }
+
+    /**
+     * Values one JDBC batch execution carries at most, estimated by {@link #valueBytes}. MariaDB's driver grows its
+     * packet buffer from 8 KiB to 128 KiB to 1 MiB and then to the server's whole max_allowed_packet (16 MiB by
+     * default), allocating (and the JVM zeroing) each size in turn, and drops back to 8 KiB after any command that used
+     * less than half the buffer: one batch of a large INSERT run (issue 19's workload 2 loads 10,000 rows per table in
+     * one block) cost about 17 MiB of fresh memory per execution, 2-3% of the run's processor time in page faults and
+     * zeroing on 2 cores, and more under whichever setting left the heap less settled. Batches of 512 KiB to 1 MiB keep
+     * the driver on one 1 MiB buffer; other drivers lose one round trip per 768 KiB, which is nothing beside it.
+     */
+    static final int BATCH_VALUE_BYTES = 768 * 1024;
+
+    /** The end (exclusive) of the batch starting at {@code from}: rows up to {@link #BATCH_VALUE_BYTES}, at least one. */
+    private static int batchEnd(List<PendingRow> rows, int from) {
+        int n = rows.size();
+        if (n - from <= 1) {
+            return n;
+        }
+        long bytes = 0;
+        for (int i = from; i < n; i++) {
+            bytes += valueBytes(rows.get(i).row());
+            if (bytes > BATCH_VALUE_BYTES) {
+                return Math.max(from + 1, i);
+            }
+        }
+        return n;
+    }
+
+    /**
+     * About how many bytes the row's bound values take in a driver's packet: its bound images' values (INSERT the after
+     * image, DELETE the before image, UPDATE both), text as one byte per character (most text replicated is mostly
+     * ASCII; more bytes per character make a larger batch, never a failure), binary as its length, anything else 8, and
+     * a few bytes of length and type per value.
+     */
+    static long valueBytes(RowChange row) {
+        return switch (row.kind()) {
+            case INSERT -> valueBytes(row.after());
+            case DELETE -> valueBytes(row.before());
+            case UPDATE -> valueBytes(row.before()) + valueBytes(row.after());
+        };
+    }
+
+    private static long valueBytes(RowImage image) {
+        long bytes = 0;
+        for (Object v : image.values()) {
+            bytes += 4;
+            if (v instanceof String s) {
+                bytes += s.length();
+            } else if (v instanceof byte[] b) {
+                bytes += b.length;
+            } else if (v != null) {
+                bytes += 8;
+            }
+        }
+        return bytes;
+    }
+
+    /** Executes rows of one statement in source order as one execution: one row alone, more as a JDBC batch. */
+    private void executeBatchInOrder(RowSql sql, List<PendingRow> rows) throws SQLException {
         PreparedStatement ps = statements.prepared(sql.sql());
         int[] counts;
         try {
@@ -331,7 +400,7 @@ final class RowBatches {
         } catch (TargetRefusedException e) {
             throw e;
         } catch (SQLException e) {
-            PendingRow failed = failedRow(e, rows);
+            PendingRow failed = failedRow(e, rows, rows.get(0).row().kind() != RowChange.Kind.INSERT);
             throw failed != null ? located(e, failed) : locatedIn(e, rows);
         } finally {
             SqlCleanup.quietly(ps::clearBatch); // the connection may be gone: the caller's rollback settles it
@@ -672,9 +741,15 @@ final class RowBatches {
     /**
      * The row of a JDBC batch that failed, when the driver tells: the one marked failed among rows that succeeded (H2),
      * the one after the counts it returned (drivers that stop at the first failure), the entry PostgreSQL's driver
-     * names; else null. MySQL's and PostgreSQL's drivers mark every row failed, which names none of them.
+     * names when its entries are the rows; else null. MySQL's and PostgreSQL's drivers mark every row failed, which
+     * names none of them.
+     *
+     * @param entriesAreRows false for an INSERT: PostgreSQL's driver rewrites a batch of INSERTs into statements of
+     *     many rows each (reWriteBatchedInserts, which Lanes sets), and its "Batch entry N" then counts those
+     *     statements, not rows (entry 4 of 678 rows held rows 676 and 677): read as a row, it named the wrong
+     *     transaction
      */
-    private static PendingRow failedRow(SQLException e, List<PendingRow> rows) {
+    private static PendingRow failedRow(SQLException e, List<PendingRow> rows, boolean entriesAreRows) {
         if (e instanceof BatchUpdateException b && b.getUpdateCounts() != null) {
             int[] counts = b.getUpdateCounts();
             int failed = -1;
@@ -692,7 +767,7 @@ final class RowBatches {
                 return rows.get(counts.length);
             }
             java.util.regex.Matcher entry = PGJDBC_BATCH_ENTRY.matcher(String.valueOf(e.getMessage()));
-            if (entry.lookingAt()) {
+            if (entriesAreRows && entry.lookingAt()) {
                 int index = Integer.parseInt(entry.group(1));
                 if (index < rows.size()) {
                     return rows.get(index);

@@ -403,4 +403,85 @@ class OrderGroupBatchingTest {
             assertEquals(List.of("1|old", "2|old", "3|old"), h.rows("b", "id"));
         }
     }
+
+    /**
+     * A run of 3,000 INSERTs of about 1 KiB each (one block, as a bulk load arrives) goes in JDBC batches of at most
+     * {@link RowBatches#BATCH_VALUE_BYTES} of values, not one batch of 3 MiB (which made MariaDB's driver allocate a
+     * 16 MiB packet buffer per execution); every row arrives, in order. A duplicate key in the last batch then fails
+     * the block: it names a transaction of that batch, never one of the batches before it, and nothing is committed.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aLargeInsertRunGoesInBatchesOfBoundedSize(TestTarget target) throws Exception {
+        try (target; Harness h = new Harness(target, "big")) {
+            h.sql("CREATE TABLE " + h.q("a") + " (id INT PRIMARY KEY, v VARCHAR(1000))");
+            TableRef a = new TableRef(h.schema, "a");
+            int rows = 3000;
+            String text = "x".repeat(1000);
+            List<SourceTransaction> block = new ArrayList<>();
+            for (int i = 1; i <= rows; i++) {
+                block.add(txn("big:" + i, RowChange.insert(a, image(i, numbered(text, i)))));
+            }
+            long perRow = RowBatches.valueBytes(RowChange.insert(a, image(1, text)));
+            int perBatch = (int) (RowBatches.BATCH_VALUE_BYTES / perRow);
+            int batches = (rows + perBatch - 1) / perBatch;
+            assertTrue(batches >= 3, "the test needs several batches: " + batches);
+            assertEquals(batches, h.applyBlock(block),
+                    rows + " INSERTs of " + perRow + " bytes, " + perBatch + " per batch");
+            List<String> got = h.rows("a", "id");
+            assertEquals(rows, got.size());
+            for (int i = 1; i <= rows; i++) {
+                assertEquals(i + "|" + numbered(text, i), got.get(i - 1));
+            }
+
+            h.sql("DELETE FROM " + h.q("a"));
+            h.sql("INSERT INTO " + h.q("a") + " VALUES (" + (rows + 7) + ", 'there before')");
+            List<SourceTransaction> failing = new ArrayList<>();
+            for (int i = 1; i <= rows; i++) {
+                failing.add(txn("dup:" + i, RowChange.insert(a, image(i == rows ? rows + 7 : i, text))));
+            }
+            Exception e = h.failBlock(failing);
+            TargetRefusedException refused = e instanceof TargetRefusedException r ? r
+                    : (TargetRefusedException) e.getCause();
+            int lastBatchFirst = (batches - 1) * perBatch + 1;
+            java.util.regex.Matcher named = java.util.regex.Pattern.compile("dup:(\\d+)").matcher(refused.position());
+            assertTrue(named.find(), refused.position());
+            int first = Integer.parseInt(named.group(1));
+            assertTrue(first >= lastBatchFirst && first <= rows,
+                    "names " + refused.position() + ", the last batch starts at dup:" + lastBatchFirst);
+            assertTrue(refused.position().endsWith("dup:" + rows), refused.position() + ": " + refused.getMessage());
+            assertEquals(List.of((rows + 7) + "|there before"), h.rows("a", "id"), "nothing of the block is committed");
+        }
+    }
+
+    /** The text with its last ten characters replaced by the number, so that every row's value differs. */
+    private static String numbered(String text, int i) {
+        return text.substring(0, text.length() - 10) + String.format("%010d", i);
+    }
+
+    /**
+     * A duplicate key in the fourth of five INSERTs batched together names that transaction, or the range of the
+     * batch where the driver does not say which row failed, never another single transaction: PostgreSQL's driver
+     * rewrites the five into statements of four rows and one, and its "Batch entry 0" once named the first.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aDuplicateKeyInAnInsertBatchNamesItsTransactionOrTheBatch(TestTarget target) throws Exception {
+        try (target; Harness h = new Harness(target, "dupk")) {
+            h.sql("CREATE TABLE " + h.q("a") + " (id INT PRIMARY KEY, v VARCHAR(20))",
+                    "INSERT INTO " + h.q("a") + " VALUES (40, 'there before')");
+            TableRef a = new TableRef(h.schema, "a");
+            List<SourceTransaction> block = new ArrayList<>();
+            for (int i = 1; i <= 5; i++) {
+                block.add(txn("k:" + i, RowChange.insert(a, image(i == 4 ? 40 : i, "v" + i))));
+            }
+            Exception e = h.failBlock(block);
+            TargetRefusedException refused = e instanceof TargetRefusedException r ? r
+                    : (TargetRefusedException) e.getCause();
+            assertTrue(refused.position().equals("k:4")
+                    || refused.position().equals("one of the transactions from k:1 to k:5"),
+                    refused.position() + ": " + refused.getMessage());
+            assertEquals(List.of("40|there before"), h.rows("a", "id"), "nothing of the block is committed");
+        }
+    }
 }
