@@ -5,6 +5,8 @@
 # source's final state (mixed-workload.checksums.tsv).
 #   scripts/bench/mixed-workload.sh [JAR=examples/target/lanes.jar] [SETTINGS...]
 # A setting is SCHEDULER:WORKERS:COMMIT_ORDER (e.g. writeset:16:partition); default: the table in docs/commit-order.md.
+# SETTING@LABEL runs that setting with the jar $JARS/LABEL.jar instead (JARS: a directory), so that two builds
+# interleave within one series (e.g. writeset:4:partition@before writeset:4:partition); it prints as given.
 # APPLY_ARGS="..." adds options to every `lanes apply` (e.g. APPLY_ARGS="--config run.properties").
 # LOCKS=1: while each run lasts, sample the target's lock views (INNODB_LOCK_WAITS + INNODB_TRX, every 150 ms: MariaDB
 # refreshes them only when unread for 100 ms) and the target's processlist into $OUT/locks-<setting>.tsv.
@@ -78,7 +80,14 @@ if [ "${TARGET:-mariadb}" = postgres ]; then
 fi
 printf 'setting\tseconds\ttx/s\tcommit-order wait s\tdeadlocks broken\tcommit-order timeouts\texact\tlanes cpu s\n'
 for setting in "${settings[@]}"; do
-  IFS=: read -r sched workers order <<< "$setting"
+  IFS=: read -r sched workers order <<< "${setting%@*}"
+  run_jar=$jar; label=
+  if [[ "$setting" == *@* ]]; then
+    label=${setting##*@}
+    [[ "$label" =~ ^[A-Za-z0-9._-]+$ ]] && [ -f "${JARS:-}/$label.jar" ] \
+      || { echo "setting $setting: no jar \$JARS/$label.jar (JARS=${JARS:-unset})" >&2; exit 2; }
+    run_jar=$JARS/$label.jar
+  fi
   for run in $(seq 1 "$runs"); do
     if [ "${TARGET:-mariadb}" = postgres ]; then
       for db in $schemas lanes_bench; do $P -c "DROP SCHEMA IF EXISTS \"$db\" CASCADE" 2>/dev/null; done
@@ -99,12 +108,12 @@ for setting in "${settings[@]}"; do
       sampler=$!
     fi
     start=$(date +%s.%N)
-    json=$(java -jar "$jar" apply --json --source "$root/mixed.000001" --target "$url" \
+    json=$(java -jar "$run_jar" apply --json --source "$root/mixed.000001" --target "$url" \
       --target-user "$user" "${ckpt[@]}" --scheduler "$sched" --workers "$workers" --commit-order "$order" ${APPLY_ARGS:-} 2> "$out/stderr-$setting.log" \
       | tail -1)
     end=$(date +%s.%N)
     [ -z "$sampler" ] || { kill "$sampler"; wait "$sampler" 2>/dev/null || true; }
-    echo "$json" > "$out/result-$sched-$workers-$order-$run${ROUND:+-round$ROUND}.json"
+    echo "$json" > "$out/result-$sched-$workers-$order${label:+-$label}-$run${ROUND:+-round$ROUND}.json"
     exact=yes
     while IFS=$'\t' read -r table sum rows; do
       if [ "${TARGET:-mariadb}" = postgres ]; then
