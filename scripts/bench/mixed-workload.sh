@@ -48,6 +48,8 @@ setsid mariadbd --no-defaults --datadir="$root/d" --user="$(id -un)" --port="$po
   --socket="$root/t.sock" --log-error="$root/t.err" --innodb-buffer-pool-size=256M --max-connections=500 \
   >/dev/null 2>&1 < /dev/null &
 for _ in $(seq 1 240); do mariadb --no-defaults -uroot -S "$root/t.sock" -e 'select 1' >/dev/null 2>&1 && break; sleep 0.5; done
+mariadb --no-defaults -uroot -S "$root/t.sock" -e 'select 1' >/dev/null 2>&1 \
+  || { echo "the throwaway MariaDB on port $port did not start:" >&2; tail -n 20 "$root/t.err" >&2; exit 1; }
 T="mariadb --no-defaults -uroot -S $root/t.sock"
 P="psql -h 127.0.0.1 -U postgres -d test -q -t -A"
 if [ "${TARGET:-mariadb}" = postgres ]; then
@@ -71,7 +73,14 @@ if [ "${TARGET:-mariadb}" = postgres ]; then
   # The reference copy: MariaDB's CHECKSUM TABLE ties it to the source's final state, then its rows are digested.
   java -jar "$jar" apply --json --source "$root/mixed.000001" --target "jdbc:mariadb://127.0.0.1:$port/" \
     --target-user root --scheduler schema --workers 1 > "$out/reference-apply.json" 2> "$out/reference-apply.log" \
-    || { echo "the reference apply into MariaDB failed: $out/reference-apply.log" >&2; exit 1; }
+    || { failed="$out/reference-apply-failed${ROUND:+-round$ROUND}"
+         cp "$out/reference-apply.log" "$failed.log"; cp "$out/reference-apply.json" "$failed.json"
+         cp "$root/t.err" "$failed-server.err" 2>/dev/null || true
+         # Kept under the round's name (the next round overwrites reference-apply.*) and shown: a failure seen once
+         # in a 12-round series (round 15, PostgreSQL w3) left nothing to read.
+         { echo "the reference apply into MariaDB failed: $failed.log (the server's log: $failed-server.err)"
+           tail -n 20 "$failed.log"; tail -c 600 "$failed.json"; echo; tail -n 10 "$failed-server.err" 2>/dev/null
+         } >&2; exit 1; }
   while IFS=$'\t' read -r table sum rows; do
     got=$($T -N -e "CHECKSUM TABLE $table" | awk '{print $2}')
     [ "$got" = "$sum" ] || { echo "the reference copy's $table does not match the source's checksum" >&2; exit 1; }
