@@ -394,8 +394,7 @@ class OrderGroupBatchingTest {
                     txn("mm:4", RowChange.insert(a, image(4, "a4")), RowChange.update(b, image(3, "old"), image(3, "x"))),
                     txn("mm:5", RowChange.insert(a, image(5, "a5"))));
             Exception e = h.failBlock(block);
-            TargetRefusedException refused = e instanceof TargetRefusedException r ? r
-                    : (TargetRefusedException) e.getCause();
+            TargetRefusedException refused = refusal(e);
             assertEquals("mm:3", refused.position(), e.toString());
             assertTrue(refused.getMessage().contains("matched no row"), refused.getMessage());
             assertTrue(refused.getMessage().contains("id=99"), refused.getMessage());
@@ -441,8 +440,7 @@ class OrderGroupBatchingTest {
                 failing.add(txn("dup:" + i, RowChange.insert(a, image(i == rows ? rows + 7 : i, text))));
             }
             Exception e = h.failBlock(failing);
-            TargetRefusedException refused = e instanceof TargetRefusedException r ? r
-                    : (TargetRefusedException) e.getCause();
+            TargetRefusedException refused = refusal(e);
             int lastBatchFirst = (batches - 1) * perBatch + 1;
             java.util.regex.Matcher named = java.util.regex.Pattern.compile("dup:(\\d+)").matcher(refused.position());
             assertTrue(named.find(), refused.position());
@@ -476,12 +474,16 @@ class OrderGroupBatchingTest {
                 block.add(txn("k:" + i, RowChange.insert(a, image(i == 4 ? 40 : i, "v" + i))));
             }
             Exception e = h.failBlock(block);
-            TargetRefusedException refused = e instanceof TargetRefusedException r ? r
-                    : (TargetRefusedException) e.getCause();
+            TargetRefusedException refused = refusal(e);
             assertTrue(refused.position().equals("k:4")
                     || refused.position().equals("one of the transactions from k:1 to k:5"),
                     refused.position() + ": " + refused.getMessage());
             assertEquals(List.of("40|there before"), h.rows("a", "id"), "nothing of the block is committed");
         }
+    }
+
+    /** The applier's refusal: the failure itself, or its cause where the harness wrapped it. */
+    private static TargetRefusedException refusal(Exception e) {
+        return e instanceof TargetRefusedException r ? r : (TargetRefusedException) e.getCause();
     }
 }
