@@ -144,10 +144,14 @@ public final class WritesetScheduler implements Scheduler {
         int previousWorker = -1;
         boolean oneWorker = true;
         boolean anyDependency = false;
+        long lastPrev = 0;
         for (int i = 0; i < n; i++) {
             long entry = lastWriter.get(txn.writeKey(i));
             long prev = entry >>> WORKER_BITS;
-            if (prev > 0 && prev != seq) {
+            // Rows last written by the same transaction come in a row (a bulk update of one earlier insert's rows):
+            // one wait for it, not one per row.
+            if (prev > 0 && prev != seq && prev != lastPrev) {
+                lastPrev = prev;
                 if (previousWorker < 0) {
                     previousWorker = (int) (entry & WORKER_MASK) - 1;
                 }

@@ -190,6 +190,30 @@ class SchedulersTest {
     }
 
     @Test
+    void writesetWaitsOnceForTheEarlierWriterOfManyOfItsRows() {
+        WritesetScheduler s = new WritesetScheduler(10_000);
+        s.init(ctx);
+        ctx.leastLoaded = 2;
+        long[] rows = new long[1_000];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = 1_000 + i;
+        }
+        place(s, txn().writeKeys(rows)); // 1: inserts the rows, in flight on worker 2
+        ctx.leastLoaded = 4;
+        place(s, txn().writeKeys(5)); // 2: on worker 4
+        long[] update = new long[rows.length + 1];
+        System.arraycopy(rows, 0, update, 0, 500);
+        update[500] = 5;
+        System.arraycopy(rows, 500, update, 501, 500);
+        Decision bulk = place(s, txn().writeKeys(update));
+        assertEquals(List.of(1L, 2L, 1L), bulk.after, "one wait per run of rows with the same last writer, not 1,001");
+        ctx.committed.add(2L);
+        Decision again = place(s, txn().writeKeys(rows));
+        assertEquals(List.of(3L), again.after);
+        assertEquals(-1, bulk.worker, "its dependencies sat on two workers");
+    }
+
+    @Test
     void writesetRunsKeepConsecutiveIndependentTransactionsOnOneWorker() {
         WritesetScheduler s = writesetWithRuns(3, CommitOrder.STRICT);
         ctx.leastLoaded = 2;

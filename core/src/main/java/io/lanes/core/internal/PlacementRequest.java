@@ -34,7 +34,8 @@ final class PlacementRequest extends PlacementBase {
     @Override
     public Placement after(long s) {
         checkEarlier(s);
-        if (s > 0 && s > afterAllUpTo) {
+        // The same wait given again in a row (a scheduler reporting one per key) is kept once.
+        if (s > 0 && s > afterAllUpTo && (depCount == 0 || deps[depCount - 1] != s)) {
             if (depCount == deps.length) {
                 deps = Arrays.copyOf(deps, depCount * 2);
             }
