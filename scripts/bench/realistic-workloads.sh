@@ -17,7 +17,9 @@
 # scripts/fixtures/record-sysbench-oltp.sh and record-tpcc-like.sh when missing (needs sysbench).
 # ROTATE=1 starts each round's settings one further along (round 2 runs them from the second, and so on), so that no
 # setting always runs right after the same other one (a target's background work after one run can slow the next).
-# WORKLOADS="w1 w2 w3" (the default) picks the workloads; w1-long, w2-long and w3-long are the same three recorded ten
+# WORKLOADS="w1 w2 w3" (the default) picks the workloads; w2-rw is workload 2's other sysbench test, oltp_read_write
+# (the same 16 threads and schema; its reads leave nothing in the binlog, but they hold each transaction open longer at
+# the source, so its commits group differently); w1-long, w2-long and w3-long are the same three recorded ten
 # times longer (about 25,000, 30,000 and 20,000 transactions: the issue's logs last 1-3 s, where JIT compilation and
 # warm-up weigh as much as applying, while a replica catching up a backlog runs for minutes), from $LONG_FIXTURES
 # (default /tmp/lanes-fixtures-long), recorded there when missing (record-mixed-workload.sh 8 1600,
@@ -59,12 +61,14 @@ for workload in "${workloads[@]}"; do
   case $workload in
     w1) ;;
     w2) [ -f "$fixtures/sysbench-oltp_write_only.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-sysbench-oltp.sh;;
+    w2-rw) [ -f "$fixtures/sysbench-oltp_read_write.000001.gz" ] \
+        || OUT="$fixtures" scripts/fixtures/record-sysbench-oltp.sh oltp_read_write;;
     w3) [ -f "$fixtures/tpcc-like.000001.gz" ] || OUT="$fixtures" scripts/fixtures/record-tpcc-like.sh;;
     w1-long) [ -f "$long/mixed-workload.000001.gz" ] || OUT="$long" scripts/fixtures/record-mixed-workload.sh 8 1600;;
     w2-long) [ -f "$long/sysbench-oltp_write_only.000001.gz" ] \
         || OUT="$long" scripts/fixtures/record-sysbench-oltp.sh oltp_write_only 30000;;
     w3-long) [ -f "$long/tpcc-like.000001.gz" ] || OUT="$long" scripts/fixtures/record-tpcc-like.sh 8 2500;;
-    *) echo "unknown workload $workload (w1 w2 w3 w1-long w2-long w3-long)" >&2; exit 2;;
+    *) echo "unknown workload $workload (w1 w2 w2-rw w3 w1-long w2-long w3-long)" >&2; exit 2;;
   esac
 done
 
@@ -86,6 +90,7 @@ for round in $(seq 1 "$rounds"); do
     case $workload in
       w1) fixture=();;
       w2) fixture=(FIXTURE="$fixtures/sysbench-oltp_write_only" SCHEMAS=sb);;
+      w2-rw) fixture=(FIXTURE="$fixtures/sysbench-oltp_read_write" SCHEMAS=sb);;
       w3) fixture=(FIXTURE="$fixtures/tpcc-like" SCHEMAS=tpcc);;
       w1-long) fixture=(FIXTURE="$long/mixed-workload" SCHEMAS="mix1 mix2");;
       w2-long) fixture=(FIXTURE="$long/sysbench-oltp_write_only" SCHEMAS=sb);;

@@ -57,6 +57,7 @@ final class RealisticWorkloads {
     static {
         WORKLOADS.put("w1", "the mixed log");
         WORKLOADS.put("w2", "sysbench oltp_write_only, 16 threads, one schema");
+        WORKLOADS.put("w2-rw", "sysbench oltp_read_write, 16 threads, one schema (3,025 transactions)");
         WORKLOADS.put("w3", "TPC-C-like with foreign keys");
         WORKLOADS.put("w1-long", "the mixed log recorded ten times longer (24,520 transactions)");
         WORKLOADS.put("w2-long", "sysbench oltp_write_only, 30,000 events (30,016 transactions)");
@@ -218,6 +219,8 @@ final class RealisticWorkloads {
                 .append("to judge the shipped defaults (`writeset`, 4 workers, commit order `partition`). ")
                 .append("Workloads: w1 ").append(WORKLOADS.get("w1")).append(" (committed fixture), w2 ")
                 .append(WORKLOADS.get("w2")).append(", w3 ").append(WORKLOADS.get("w3"))
+                .append("; w2-rw, workload 2's other test, ").append(WORKLOADS.get("w2-rw"))
+                .append(", runs with `WORKLOADS=w2-rw`")
                 .append(". A setting is SCHEDULER:WORKERS:COMMIT_ORDER; a variant is an options file given to every ")
                 .append("run (`default`: none, the shipped defaults). Rounds are interleaved: each round runs every ")
                 .append("workload, variant and setting once. Commit-order wait is the workers' time waiting for their ")
