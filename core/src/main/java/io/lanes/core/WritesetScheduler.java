@@ -149,7 +149,8 @@ public final class WritesetScheduler implements Scheduler {
             long entry = lastWriter.get(txn.writeKey(i));
             long prev = entry >>> WORKER_BITS;
             // Rows last written by the same transaction come in a row (a bulk update of one earlier insert's rows):
-            // one wait for it, not one per row.
+            // one wait for it and one look-up of its worker, not one per row (the engine also keeps a repeated wait
+            // once, but only after this loop has looked it up again).
             if (prev > 0 && prev != seq && prev != lastPrev) {
                 lastPrev = prev;
                 if (previousWorker < 0) {

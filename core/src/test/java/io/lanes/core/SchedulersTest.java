@@ -207,10 +207,10 @@ class SchedulersTest {
         System.arraycopy(rows, 500, update, 501, 500);
         Decision bulk = place(s, txn().writeKeys(update));
         assertEquals(List.of(1L, 2L, 1L), bulk.after, "one wait per run of rows with the same last writer, not 1,001");
+        assertEquals(-1, bulk.worker, "its dependencies sat on two workers");
         ctx.committed.add(2L);
         Decision again = place(s, txn().writeKeys(rows));
         assertEquals(List.of(3L), again.after);
-        assertEquals(-1, bulk.worker, "its dependencies sat on two workers");
     }
 
     @Test
