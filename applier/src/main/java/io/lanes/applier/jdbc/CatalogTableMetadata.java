@@ -5,6 +5,7 @@ import io.lanes.applier.TableRef;
 import io.lanes.applier.TableShape;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -19,13 +20,16 @@ import java.util.TreeMap;
 /**
  * {@link TableMetadata} from the target's catalog: columns in the target's ordinal order (which must be the source's
  * order when the binlog does not carry column names), the primary key and unique indexes, and foreign keys through
- * {@link DatabaseMetaData#getImportedKeys}. Uses a connection of its own, opened on first use, on the dispatching thread.
+ * {@link DatabaseMetaData#getImportedKeys} (or the dialect's {@link Dialect#importedKeysQuery()}, prepared once per
+ * connection). Uses a connection of its own, opened on first use, on the dispatching thread.
  */
 public final class CatalogTableMetadata implements TableMetadata, AutoCloseable {
     private final ConnectionFactory connections;
     private final TargetCatalog catalog;
     private final Map<TableRef, TableShape> shapes = new HashMap<>();
     private Connection connection;
+    /** The dialect's foreign-key query on {@link #connection}; null until first used. */
+    private PreparedStatement importedKeys;
 
     public CatalogTableMetadata(ConnectionFactory connections, TargetCatalog catalog) {
         this.connections = Objects.requireNonNull(connections, "connections");
@@ -98,9 +102,11 @@ public final class CatalogTableMetadata implements TableMetadata, AutoCloseable 
         record Part(String parentSchema, String parentTable, TreeMap<Integer, String[]> columns) {
         }
         Map<String, Part> byName = new LinkedHashMap<>();
-        DatabaseMetaData md = c.getMetaData();
-        try (ResultSet rs = md.getImportedKeys(d.metadataCatalog(child.schema()), d.metadataSchema(child.schema()),
-                child.name())) {
+        String query = d.importedKeysQuery();
+        try (ResultSet rs = query == null
+                ? c.getMetaData().getImportedKeys(d.metadataCatalog(child.schema()), d.metadataSchema(child.schema()),
+                        child.name())
+                : importedKeys(c, query, child)) {
             while (rs.next()) {
                 String parentSchema = d.kind() == Dialect.Kind.MYSQL ? rs.getString("PKTABLE_CAT") : rs.getString("PKTABLE_SCHEM");
                 String name = rs.getString("FK_NAME") + "\0" + parentSchema + "\0" + rs.getString("PKTABLE_NAME");
@@ -135,6 +141,15 @@ public final class CatalogTableMetadata implements TableMetadata, AutoCloseable 
         return out;
     }
 
+    private ResultSet importedKeys(Connection c, String query, TargetTable child) throws SQLException {
+        if (importedKeys == null) {
+            importedKeys = c.prepareStatement(query);
+        }
+        importedKeys.setString(1, child.schema());
+        importedKeys.setString(2, child.name());
+        return importedKeys.executeQuery();
+    }
+
     @Override
     public void invalidate() {
         shapes.clear();
@@ -142,6 +157,7 @@ public final class CatalogTableMetadata implements TableMetadata, AutoCloseable 
 
     private Connection connection() throws SQLException {
         if (connection == null || connection.isClosed()) {
+            importedKeys = null; // prepared on the connection that went away
             connection = connections.open();
             catalog.dialect().initSession(connection);
         }
@@ -150,8 +166,9 @@ public final class CatalogTableMetadata implements TableMetadata, AutoCloseable 
 
     private void closeQuietly() {
         if (connection != null) {
-            SqlCleanup.quietly(connection::close); // a broken connection
+            SqlCleanup.quietly(connection::close); // a broken connection (its statements close with it)
             connection = null;
+            importedKeys = null;
         }
     }
 
@@ -160,6 +177,7 @@ public final class CatalogTableMetadata implements TableMetadata, AutoCloseable 
         if (connection != null) {
             connection.close();
             connection = null;
+            importedKeys = null;
         }
     }
 }

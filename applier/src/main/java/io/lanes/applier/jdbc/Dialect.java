@@ -165,6 +165,17 @@ public interface Dialect {
     /** The schema argument of {@link java.sql.DatabaseMetaData} lookups: {@code null} on MySQL, else the schema. */
     String metadataSchema(String schema);
 
+    /**
+     * A query for the foreign keys one table holds, to read in place of {@link java.sql.DatabaseMetaData#getImportedKeys}
+     * where the driver's is slow: the same rows, with the columns Lanes reads named as that method names them
+     * ({@code FK_NAME}, {@code PKTABLE_SCHEM}, {@code PKTABLE_NAME}, {@code KEY_SEQ}, {@code FKCOLUMN_NAME},
+     * {@code PKCOLUMN_NAME}), and the table's schema and name as its two parameters. Null (the default): the driver's
+     * method is called.
+     */
+    default String importedKeysQuery() {
+        return null;
+    }
+
     /** SQL type names this dialect uses in generated DDL: BINARY data, long text, 64-bit integer, UTC-ish timestamp. */
     String binaryType();
 
