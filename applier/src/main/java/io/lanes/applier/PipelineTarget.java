@@ -173,7 +173,7 @@ final class PipelineTarget implements AutoCloseable {
         return jdbc == null ? 0 : jdbc.transactionsSkippedByErrorPolicy();
     }
 
-    /** Closes the catalog connection of a JDBC target; idempotent. */
+    /** Closes the catalog connection and the schema history's of a JDBC target; idempotent. */
     @Override
     public void close() {
         if (toClose != null) {
@@ -183,6 +183,13 @@ final class PipelineTarget implements AutoCloseable {
                 LOG.warn("closing the catalog connection: {}", ex.toString());
             }
             toClose = null;
+        }
+        if (historyStore instanceof AutoCloseable kept) { // the schema history's connection, kept between saves
+            try {
+                kept.close();
+            } catch (Exception ex) {
+                LOG.warn("closing the schema history's connection: {}", ex.toString());
+            }
         }
     }
 
