@@ -8,7 +8,8 @@ For each workload (and variant), every round that ran both settings gives one ra
 many the setting was higher in, the geometric mean of the ratios with a 95% confidence interval (Student's t on the
 logarithms: the rounds are independent and the ratio is a product of the run's speeds), the ratio of the sums of
 tx/s, and the lowest and highest round. Rounds of several files are pooled (a round number is only unique within
-its file). A run that did not end exact (other than 'yes', or 'rows' on PostgreSQL) is reported and left out. Where the files carry
+its file). A run that did not end exact (other than 'yes', 'rows' on PostgreSQL, or 'count' from quick-pairs.sh, which
+compares row counts only) is reported and left out. Where the files carry
 the Lanes process's CPU seconds (an eleventh column, mixed-workload.sh since it prints them), the same is printed
 for them: the setting's CPU over AGAINST's, paired by round, and the mean CPU seconds of each.
 """
@@ -48,7 +49,8 @@ def main(argv):
                     continue
                 cols = line.rstrip("\n").split("\t")
                 rnd, workload, variant, s, tps, exact = cols[0], cols[1], cols[2], cols[3], cols[5], cols[9]
-                if exact not in ("yes", "rows"):  # rows: PostgreSQL, every table's rows equal to MariaDB's copy
+                # rows: PostgreSQL, every table's rows equal to MariaDB's copy; count: quick-pairs.sh, row counts equal
+                if exact not in ("yes", "rows", "count"):
                     print(f"not exact, left out: {f} round {rnd} {workload} {variant} {s}")
                     continue
                 runs.setdefault((f, rnd, workload, variant), {})[s] = float(tps)
