@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lanes.applier.jdbc.ConnectionFactory;
-import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.testing.TestTarget;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -24,6 +23,17 @@ class JdbcSchemaHistoryStoreTest {
 
     static Stream<TestTarget> targets() {
         return TestTarget.all().stream();
+    }
+
+    private static final String TABLE = "ckpt_schema_history";
+
+    private static JdbcSchemaHistoryStore store(Recorded connections, String schema) {
+        return new JdbcSchemaHistoryStore(connections, connections.target.dialect(), schema, TABLE);
+    }
+
+    /** How many versions the store's table holds, read on a connection of the test's own. */
+    private static List<String> versions(TestTarget target, String schema) throws SQLException {
+        return target.rows("SELECT COUNT(*) FROM " + target.dialect().qualify(schema, TABLE));
     }
 
     private static SchemaHistory history(int tables) {
@@ -57,8 +67,7 @@ class JdbcSchemaHistoryStoreTest {
         try (target) {
             String schema = target.newSchema("hist");
             Recorded connections = new Recorded(target);
-            try (JdbcSchemaHistoryStore store = new JdbcSchemaHistoryStore(connections, target.dialect(), schema,
-                    "ckpt_schema_history")) {
+            try (JdbcSchemaHistoryStore store = store(connections, schema)) {
                 store.prepare();
                 for (int i = 1; i <= 5; i++) {
                     store.save("p", "bin.000001:" + (1000 * i), history(i));
@@ -68,8 +77,7 @@ class JdbcSchemaHistoryStoreTest {
                 assertEquals(5, store.load("p", "bin.000002:4").tables().size());
                 // One DDL statement opened one connection before (about 4 ms on PostgreSQL, on the reading thread).
                 assertEquals(1, connections.opened.size(), "prepare, five saves and three loads on one connection");
-                assertEquals(List.of("5"), target.rows("SELECT COUNT(*) FROM " + target.dialect().qualify(schema,
-                        "ckpt_schema_history")), "every save committed");
+                assertEquals(List.of("5"), versions(target, schema), "every save committed");
             }
             assertTrue(connections.opened.get(0).isClosed(), "closed with the store");
         }
@@ -81,15 +89,13 @@ class JdbcSchemaHistoryStoreTest {
         try (target) {
             String schema = target.newSchema("hist");
             Recorded connections = new Recorded(target);
-            try (JdbcSchemaHistoryStore store = new JdbcSchemaHistoryStore(connections, target.dialect(), schema,
-                    "ckpt_schema_history")) {
+            try (JdbcSchemaHistoryStore store = store(connections, schema)) {
                 store.save("p", "bin.000001:1000", history(1));
                 connections.opened.get(0).close(); // broken under the store (a restart, a killed session)
                 store.save("p", "bin.000001:2000", history(2));
                 assertEquals(2, connections.opened.size(), "one fresh connection");
                 assertEquals(2, store.load("p", "bin.000001:2000").tables().size());
-                assertEquals(List.of("2"), target.rows("SELECT COUNT(*) FROM " + target.dialect().qualify(schema,
-                        "ckpt_schema_history")));
+                assertEquals(List.of("2"), versions(target, schema));
             }
         }
     }
@@ -97,11 +103,9 @@ class JdbcSchemaHistoryStoreTest {
     @Test
     void aSessionTheTargetKilledIsReplaced() throws Exception {
         try (TestTarget target = TestTarget.postgres()) {
-            Dialect d = target.dialect();
             String schema = target.newSchema("hist");
             Recorded connections = new Recorded(target);
-            try (JdbcSchemaHistoryStore store = new JdbcSchemaHistoryStore(connections, d, schema,
-                    "ckpt_schema_history")) {
+            try (JdbcSchemaHistoryStore store = store(connections, schema)) {
                 store.save("p", "bin.000001:1000", history(1));
                 long pid;
                 try (Statement s = connections.opened.get(0).createStatement();
