@@ -97,7 +97,22 @@ class CatalogTableMetadataTest {
             String s2 = target.newSchema("fk2");
             createTables(target, s1, s2);
             try (Connection c = target.session()) {
-                for (String[] table : new String[][] {{s1, "c"}, {s1, "p"}, {s2, "Par"}}) {
+                // Partitioned tables: a foreign key to one is cloned per partition (pg_constraint.conparentid), and
+                // one on a partitioned child is cloned on its partitions; the driver returns the clones too.
+                try (Statement s = c.createStatement()) {
+                    s.execute("CREATE TABLE " + d.qualify(s2, "part") + " (id INT PRIMARY KEY) PARTITION BY RANGE (id)");
+                    s.execute("CREATE TABLE " + d.qualify(s2, "part_a") + " PARTITION OF " + d.qualify(s2, "part")
+                            + " FOR VALUES FROM (0) TO (100)");
+                    s.execute("CREATE TABLE " + d.qualify(s2, "part_b") + " PARTITION OF " + d.qualify(s2, "part")
+                            + " FOR VALUES FROM (100) TO (200)");
+                    s.execute("CREATE TABLE " + d.qualify(s1, "pc") + " (id INT PRIMARY KEY, pid INT REFERENCES "
+                            + d.qualify(s2, "part") + " (id)) PARTITION BY RANGE (id)");
+                    s.execute("CREATE TABLE " + d.qualify(s1, "pc_a") + " PARTITION OF " + d.qualify(s1, "pc")
+                            + " FOR VALUES FROM (0) TO (100)");
+                    c.commit();
+                }
+                for (String[] table : new String[][] {{s1, "c"}, {s1, "p"}, {s2, "Par"}, {s1, "pc"}, {s1, "pc_a"},
+                        {s2, "part_a"}}) {
                     List<String> driver = new ArrayList<>();
                     try (ResultSet rs = c.getMetaData().getImportedKeys(null, table[0], table[1])) {
                         while (rs.next()) {
@@ -115,7 +130,13 @@ class CatalogTableMetadataTest {
                         }
                     }
                     assertEquals(driver, ours, table[0] + "." + table[1]);
-                    assertEquals(table[1].equals("c") ? 5 : 0, ours.size(), "one row per foreign key column");
+                    int expected = switch (table[1]) {
+                        case "c" -> 5; // one row per foreign key column
+                        case "pc" -> 3; // to the partitioned parent and to its two partitions
+                        case "pc_a" -> 1; // the clone of pc's
+                        default -> 0;
+                    };
+                    assertEquals(expected, ours.size(), table[0] + "." + table[1] + ": " + ours);
                 }
                 c.commit();
             }
