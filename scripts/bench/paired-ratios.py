@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Paired ratios of two settings from realistic-workloads.sh's TSV files.
 
-    scripts/bench/paired-ratios.py [--against SETTING] [--setting SETTING] FILE.tsv [FILE.tsv ...]
+    scripts/bench/paired-ratios.py [--against SETTING] [--setting SETTING] [--unchecked] FILE.tsv [FILE.tsv ...]
 
 For each workload (and variant), every round that ran both settings gives one ratio, SETTING's tx/s over AGAINST's
 (defaults: writeset:4:partition, the shipped default, over schema:4:partition). Printed per workload: the rounds, how
@@ -9,7 +9,8 @@ many the setting was higher in, the geometric mean of the ratios with a 95% conf
 logarithms: the rounds are independent and the ratio is a product of the run's speeds), the ratio of the sums of
 tx/s, and the lowest and highest round. Rounds of several files are pooled (a round number is only unique within
 its file). A run that did not end exact (other than 'yes', 'rows' on PostgreSQL, or 'count' from quick-pairs.sh, which
-compares row counts only) is reported and left out. Where the files carry
+compares row counts only) is reported and left out; --unchecked also takes runs whose final state was not checked
+('-', as in round17/precursor-series.tsv). Where the files carry
 the Lanes process's CPU seconds (an eleventh column, mixed-workload.sh since it prints them), the same is printed
 for them: the setting's CPU over AGAINST's, paired by round, and the mean CPU seconds of each.
 """
@@ -26,12 +27,15 @@ def t95(df):
 
 
 def main(argv):
-    setting, against, files = "writeset:4:partition", "schema:4:partition", []
+    setting, against, files, unchecked = "writeset:4:partition", "schema:4:partition", [], False
     i = 0
     while i < len(argv):
         if argv[i] == "--setting":
             setting = argv[i + 1]
             i += 2
+        elif argv[i] == "--unchecked":
+            unchecked = True
+            i += 1
         elif argv[i] == "--against":
             against = argv[i + 1]
             i += 2
@@ -50,7 +54,7 @@ def main(argv):
                 cols = line.rstrip("\n").split("\t")
                 rnd, workload, variant, s, tps, exact = cols[0], cols[1], cols[2], cols[3], cols[5], cols[9]
                 # rows: PostgreSQL, every table's rows equal to MariaDB's copy; count: quick-pairs.sh, row counts equal
-                if exact not in ("yes", "rows", "count"):
+                if exact not in ("yes", "rows", "count") and not (unchecked and exact == "-"):
                     print(f"not exact, left out: {f} round {rnd} {workload} {variant} {s}")
                     continue
                 runs.setdefault((f, rnd, workload, variant), {})[s] = float(tps)
