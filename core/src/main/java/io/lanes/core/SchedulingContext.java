@@ -45,11 +45,11 @@ public interface SchedulingContext {
     }
 
     /**
-     * Whether this machine's processors had time to spare lately (busy less than 85% of the time over the last tenth
-     * of a second, every process counted, a target database on the same machine included). A scheduler asks before it
-     * moves work that could also stay where it is onto another worker: with every processor busy the other worker
-     * cannot apply sooner, it only splits the block commits. Stale by up to a tenth of a second; a hint, never a
-     * condition for correctness.
+     * Whether this machine's processors had time to spare lately: at least one whole processor idle, and at most 85%
+     * busy on 7 processors or more, over the last tenth of a second, every process counted, a target database on the
+     * same machine included (50% busy on 2 processors, 75% on 4). A scheduler asks before it moves work that could also
+     * stay where it is onto another worker: without a processor free for it the other worker cannot apply sooner, it
+     * only splits the block commits. Stale by up to a tenth of a second; a hint, never a condition for correctness.
      *
      * @return the engine's reading; this default (for contexts other than the engine's) is true
      */

@@ -35,6 +35,24 @@ class ProcessorHeadroomTest {
     }
 
     @Test
+    void onFewProcessorsTimeIsSpareOnlyWithAWholeProcessorIdle() {
+        assertEquals(0.0, ProcessorHeadroom.barFor(1), "one processor: never spare");
+        assertEquals(0.5, ProcessorHeadroom.barFor(2), 1e-9);
+        assertEquals(0.75, ProcessorHeadroom.barFor(4), 1e-9);
+        assertEquals(5 / 6.0, ProcessorHeadroom.barFor(6), 1e-9);
+        assertEquals(ProcessorHeadroom.BUSY, ProcessorHeadroom.barFor(7), 1e-9);
+        assertEquals(ProcessorHeadroom.BUSY, ProcessorHeadroom.barFor(64), 1e-9);
+        // Round 18: with the C1 compiler only on 2 processors the machine was about 75% busy while applying the mixed
+        // log, under the 85% bar, and runs moved to a free worker that could not apply sooner.
+        ArrayDeque<Double> loads = new ArrayDeque<>(List.of(0.75, 0.45, -1.0));
+        ProcessorHeadroom two = new ProcessorHeadroom(loads::poll, ProcessorHeadroom.barFor(2));
+        long t = 1_000;
+        assertFalse(two.spare(t), "75% busy on 2 processors: half a processor idle is not one to spare");
+        assertTrue(two.spare(t + ProcessorHeadroom.PERIOD_NANOS), "45% busy: a whole processor idle");
+        assertTrue(two.spare(t + 2 * ProcessorHeadroom.PERIOD_NANOS), "load unknown: spread, as without the check");
+    }
+
+    @Test
     void thisMachinesLoadIsReadable() throws InterruptedException {
         java.util.function.DoubleSupplier load = ProcessorHeadroom.systemLoad();
         Thread.sleep(150);
