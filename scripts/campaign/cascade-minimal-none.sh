@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Reproduces the open bug of campaign seed 14161 (docs/reliability.md, round 18) on a log recorded here: with
-# binlog_row_image=MINIMAL, an UPDATE of a child row carries only the child's primary key, so the writeset scheduler
-# cannot give it its parent's key; a later DELETE of that parent, whose cascade removes the child row on the target (the
-# source's cascades are not logged), then shares no key with it. Under --commit-order none the DELETE may commit first
-# and the UPDATE finds no row: the pipeline stops with "matched no row on the target" (loud, nothing after it applied).
-# Under a commit order (partition, the default; strict) the DELETE cannot commit first, and the run is exact.
+# The bug of campaign seed 14161 (docs/reliability.md, round 18) on a log recorded here: with binlog_row_image=MINIMAL,
+# an UPDATE of a child row carries only the child's primary key, so the writeset scheduler cannot give it its parent's
+# key; a later DELETE of that parent, whose cascade removes the child row on the target (the source's cascades are not
+# logged), then shares no key with it. Before the fix, under --commit-order none the DELETE committed first and the
+# UPDATE found no row: the pipeline stopped with "matched no row on the target". Under a commit order (partition, the
+# default; strict) the DELETE cannot commit first. Now the parent's DELETE starts after every transaction before it,
+# and all three end exact.
 #   scripts/campaign/cascade-minimal-none.sh [JAR]   (default examples/target/lanes.jar)
 # Records the log with a throwaway MariaDB (needs mariadbd), applies it into the PostgreSQL at 127.0.0.1:5432
 # (database test, user postgres) with writeset/8 under none, partition and strict, and prints each outcome and the

@@ -36,6 +36,8 @@ import io.lanes.core.Transaction;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
@@ -93,6 +95,18 @@ public final class BinlogBridge {
     private boolean foreignKeyChecksOffRunsAlone;
     private boolean followSkippedDefinitions = true;
     private boolean uniqueIndexKeys;
+    /**
+     * Parent tables (target schema and name) of child rows converted since the last barrier without their foreign key's
+     * columns in the row image (binlog_row_image=MINIMAL: an UPDATE's or DELETE's before image holds the primary key
+     * only), with the parent's columns those foreign keys reference. Such a row's parent key is unknown, so a later
+     * change of the parent that the target cascades to it (a DELETE, an UPDATE of a referenced column) shares no key
+     * with it: that change starts after every transaction before it ({@link Transaction#startsAfterAllBefore()}).
+     * Without it, under commit order none, the parent's DELETE committed first, its cascade removed the child row on
+     * the target, and the child's UPDATE found no row (campaign seed 14161, docs/reliability.md).
+     */
+    private final Map<TableRef, Set<String>> parentsOfKeylessChildRows = new HashMap<>();
+    /** Set while converting a transaction: one of its rows may cascade to child rows of unknown parent. */
+    private boolean cascadesToUnknownChildRows;
     /** The last file name {@link #position} saw and its base name (every transaction of a file names the same). */
     private String positionFileOf;
     private String positionFile;
@@ -205,6 +219,7 @@ public final class BinlogBridge {
         String position = position(t);
         List<Change> changes = new ArrayList<>();
         writeKeys.clear();
+        cascadesToUnknownChildRows = false;
         boolean keysUsable = true;
         boolean statements = false;
         boolean foreignKeyChecksOff = false;
@@ -268,8 +283,12 @@ public final class BinlogBridge {
         }
         if (statements || t.isDdl() || foreignKeyChecksOff && foreignKeyChecksOffRunsAlone) {
             b.barrier(true);
-        } else if (keysUsable && !writeKeys.isEmpty()) {
-            b.writeKeys(writeKeys.toArray());
+            parentsOfKeylessChildRows.clear(); // everything before it commits first, everything after starts after it
+        } else {
+            if (keysUsable && !writeKeys.isEmpty()) {
+                b.writeKeys(writeKeys.toArray());
+            }
+            b.startsAfterAllBefore(cascadesToUnknownChildRows);
         }
         return b.build();
     }
@@ -403,6 +422,9 @@ public final class BinlogBridge {
                 case DELETE -> RowChange.delete(source, before);
             };
             changes.add(change);
+            if (!parentsOfKeylessChildRows.isEmpty() && !cascadesToUnknownChildRows) {
+                cascadesToUnknownChildRows = mayCascade(new TableRef(targetSchema, map.table()), r.kind(), after);
+            }
             if (shape != null) {
                 boolean b = before == null || addKeys(keys, shape, targetSchema, map.table(), before);
                 boolean a = after == null || addKeys(keys, shape, targetSchema, map.table(), merged(before, after));
@@ -476,6 +498,9 @@ public final class BinlogBridge {
         for (TableShape.ForeignKey fk : shape.foreignKeys()) {
             if (hash(fk.parentKey(), fk.parent().schema(), fk.parent().table(), fk.columns(), image)) {
                 keys.add(hasher.finish());
+            } else if (!image.columns().containsAll(fk.columns())) {
+                parentsOfKeylessChildRows.computeIfAbsent(fk.parent(), p -> new HashSet<>())
+                        .addAll(fk.parentKey().columns());
             }
         }
         if (!any) {
@@ -483,6 +508,23 @@ public final class BinlogBridge {
             keys.add(hasher.start("\0table", schema, table).finish());
         }
         return true;
+    }
+
+    /**
+     * Whether a row change of {@code table} may be cascaded by the target to child rows whose parent key was unknown (see
+     * {@link #parentsOfKeylessChildRows}): a DELETE, or an UPDATE whose after image sets a column a child's foreign key
+     * references.
+     */
+    private boolean mayCascade(TableRef table, RowsEvent.Kind kind, RowImage after) {
+        Set<String> referenced = parentsOfKeylessChildRows.get(table);
+        if (referenced == null) {
+            return false;
+        }
+        return switch (kind) {
+            case WRITE -> false;
+            case DELETE -> true;
+            case UPDATE, PARTIAL_UPDATE -> after == null || after.columns().stream().anyMatch(referenced::contains);
+        };
     }
 
     /**

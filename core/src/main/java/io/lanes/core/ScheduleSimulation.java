@@ -106,8 +106,9 @@ public final class ScheduleSimulation {
         }
         boolean barrier = txn.isBarrier() || placement.isBarrier() || txn.sizeBytes() > queueBudgetBytes;
         int waitsFor = placement.dependencyDepth;
-        // The engine's own waits: a barrier starts after everything before it; anything else after the last barrier.
-        long upTo = barrier ? seq - 1 : barrierFloor;
+        // The engine's own waits: a barrier (and a transaction that starts after all before it) starts after everything
+        // before it; anything else after the last barrier.
+        long upTo = barrier || txn.startsAfterAllBefore() ? seq - 1 : barrierFloor;
         if (upTo > 0) {
             waitsFor = Math.max(waitsFor, deepestUpTo[(int) upTo]);
         }

@@ -23,6 +23,7 @@ public final class Transaction<P> {
     private final long[] writeKeys;
     private final LogicalClock logicalClock;
     private final boolean barrier;
+    private final boolean startsAfterAllBefore;
 
     private Transaction(Builder<P> b) {
         this.payload = b.payload;
@@ -32,6 +33,7 @@ public final class Transaction<P> {
         this.writeKeys = b.writeKeys;
         this.logicalClock = b.logicalClock;
         this.barrier = b.barrier;
+        this.startsAfterAllBefore = b.startsAfterAllBefore;
     }
 
     /** Starts a transaction carrying {@code payload} (may be null when the applier needs nothing but the keys). */
@@ -92,11 +94,21 @@ public final class Transaction<P> {
         return barrier;
     }
 
+    /**
+     * True when it may start only after every transaction before it committed, whatever its keys say; unlike a
+     * barrier, the transactions after it are not held back. For a change whose conflicts with earlier transactions the
+     * keys cannot show (the MySQL applier: a parent's DELETE whose cascade on the target reaches child rows that earlier
+     * transactions changed without their foreign key's columns in the log).
+     */
+    public boolean startsAfterAllBefore() {
+        return startsAfterAllBefore;
+    }
+
     @Override
     public String toString() {
         return "Transaction{position=" + position + ", size=" + sizeBytes + ", partitions=" + Arrays.toString(partitionKeys)
                 + ", writeKeys=" + writeKeys.length + (logicalClock == null ? "" : ", clock=" + logicalClock)
-                + (barrier ? ", barrier" : "") + '}';
+                + (barrier ? ", barrier" : "") + (startsAfterAllBefore ? ", starts after all before" : "") + '}';
     }
 
     /** Builds a {@link Transaction}; not thread-safe, use one builder per transaction. */
@@ -108,6 +120,7 @@ public final class Transaction<P> {
         private long[] writeKeys = NO_WRITE_KEYS;
         private LogicalClock logicalClock;
         private boolean barrier;
+        private boolean startsAfterAllBefore;
 
         private Builder(P payload) {
             this.payload = payload;
@@ -158,6 +171,12 @@ public final class Transaction<P> {
 
         public Builder<P> barrier(boolean barrier) {
             this.barrier = barrier;
+            return this;
+        }
+
+        /** See {@link Transaction#startsAfterAllBefore()}. */
+        public Builder<P> startsAfterAllBefore(boolean startsAfterAllBefore) {
+            this.startsAfterAllBefore = startsAfterAllBefore;
             return this;
         }
 

@@ -2,7 +2,9 @@ package io.lanes.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -58,6 +60,20 @@ class ScheduleSimulationTest {
                 depths(sim, schemas("a"), schemas("b"), schemas("a"), schemas("c"), schemas("a", "b"), schemas("b")));
         assertEquals(4, sim.criticalPath());
         assertEquals(6 / 4.0, sim.parallelism(), 1e-9);
+    }
+
+    @Test
+    void aTransactionThatStartsAfterAllBeforeWaitsForEveryEarlierOneButHoldsNoLaterOneBack() {
+        ScheduleSimulation sim = new ScheduleSimulation(new WritesetScheduler());
+        // 1 k1: 1; 2 k1 again: after 1, 2; 3 k3: 1; 4 k4, starts after all before: after 1-3, 3;
+        // 5 k5: 1 (not held back, unlike after a barrier); 6 k4 again: after 4, 4.
+        Transaction<Void> afterAll = txn().writeKeys(4).startsAfterAllBefore(true).build();
+        assertArrayEquals(new int[] {1, 2, 1, 3, 1, 4},
+                depths(sim, keys(1), keys(1), keys(3), afterAll, keys(5), keys(4)));
+        assertEquals(0, sim.barriers());
+        assertTrue(afterAll.startsAfterAllBefore());
+        assertTrue(afterAll.toString().contains("starts after all before"));
+        assertFalse(keys(1).startsAfterAllBefore());
     }
 
     @Test

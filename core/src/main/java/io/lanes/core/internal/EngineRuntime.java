@@ -413,7 +413,7 @@ public final class EngineRuntime<P> {
         task.barrier = barrier;
         long lwm = knownLwm;
         long startLwm = Math.max(placement.afterAllUpTo, barrierFloor);
-        if (barrier) {
+        if (barrier || txn.startsAfterAllBefore()) {
             startLwm = seq - 1;
         }
         task.startLwm = startLwm > lwm ? startLwm : 0;
