@@ -25,6 +25,12 @@ public final class LanesHeaders {
     public static final String WRITE_KEYS = "lanes.write.keys";
     /** {@code true} when the transaction must run alone (DDL, or a table whose keys are unknown). */
     public static final String BARRIER = "lanes.barrier";
+    /**
+     * {@code true} when the transaction starts only after every transaction before it committed, later ones not held
+     * back (a parent's change that the target cascades to child rows whose parent key the log did not carry); absent
+     * otherwise.
+     */
+    public static final String STARTS_AFTER_ALL_BEFORE = "lanes.starts_after_all_before";
     /** The binlog position just past the transaction ({@code file:offset [gtid=STATE]}), where a restart resumes. */
     public static final String POSITION = "lanes.position";
 

@@ -55,7 +55,8 @@ public record ChangeEvent(Kind kind, long offset, String transactionId, long ord
      * @param writeKeys the transaction's write keys (may be empty)
      * @param clock the transaction's logical clock, or null
      * @param barrier whether the transaction must run alone
+     * @param startsAfterAllBefore whether it starts only after every transaction before it committed
      */
-    public record LanesMetadata(long[] writeKeys, LogicalClock clock, boolean barrier) {
+    public record LanesMetadata(long[] writeKeys, LogicalClock clock, boolean barrier, boolean startsAfterAllBefore) {
     }
 }

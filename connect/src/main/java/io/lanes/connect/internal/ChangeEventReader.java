@@ -184,7 +184,8 @@ public final class ChangeEventReader {
             clock = LogicalClock.groupCommit(Long.parseLong(commitId));
         }
         return new ChangeEvent.LanesMetadata(keys == null ? new long[0] : LanesHeaders.parseKeys(keys), clock,
-                "true".equals(header(record, LanesHeaders.BARRIER)));
+                "true".equals(header(record, LanesHeaders.BARRIER)),
+                "true".equals(header(record, LanesHeaders.STARTS_AFTER_ALL_BEFORE)));
     }
 
     private static String requireHeader(SinkRecord record, String key) {

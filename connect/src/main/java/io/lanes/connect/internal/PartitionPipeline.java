@@ -428,6 +428,7 @@ public final class PartitionPipeline {
         if (t.lanes() != null && t.lanes().clock() != null) {
             b.logicalClock(t.lanes().clock());
         }
+        b.startsAfterAllBefore(t.lanes() != null && t.lanes().startsAfterAllBefore());
         long[] k = t.lanes() != null && t.lanes().writeKeys().length > 0 ? t.lanes().writeKeys() : keys.of(t.changes());
         if (k == null) {
             b.barrier(true);

@@ -160,6 +160,9 @@ public final class SourceRecords {
             h.addString(LanesHeaders.COMMIT_ID, Long.toString(clock.commitId()));
         }
         h.addString(LanesHeaders.BARRIER, Boolean.toString(txn.isBarrier()));
+        if (txn.startsAfterAllBefore()) {
+            h.addString(LanesHeaders.STARTS_AFTER_ALL_BEFORE, "true");
+        }
         if (!txn.isBarrier() && txn.writeKeyCount() > 0) {
             h.addString(LanesHeaders.WRITE_KEYS, LanesHeaders.formatKeys(txn.writeKeys()));
         }
