@@ -14,14 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 jar=$(realpath "${1:-examples/target/lanes.jar}")
 root=$(mktemp -d /tmp/lanes-cascade.XXXXXX)
-trap 'mariadb-admin --no-defaults -uroot -S "$root/src.sock" shutdown >/dev/null 2>&1 || true; rm -rf "$root"' EXIT
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-mariadb-install-db --no-defaults --datadir="$root/src" --user="$(id -un)" --auth-root-authentication-method=normal \
-  > "$root/install.log" 2>&1
-setsid mariadbd --no-defaults --datadir="$root/src" --user="$(id -un)" --port="$port" --bind-address=127.0.0.1 \
-  --socket="$root/src.sock" --log-error="$root/src.err" --server-id=1 --log-bin=src-bin --binlog-format=ROW \
-  --binlog-row-image=MINIMAL >/dev/null 2>&1 < /dev/null &
-for _ in $(seq 1 240); do mariadb --no-defaults -uroot -S "$root/src.sock" -e 'select 1' >/dev/null 2>&1 && break; sleep 0.5; done
+. scripts/lib/throwaway-mariadb.sh
+start_throwaway_mariadb "$root" --binlog-row-image=MINIMAL
 S="mariadb --no-defaults -uroot -S $root/src.sock"
 $S <<'SQL'
 CREATE DATABASE casc;
