@@ -408,6 +408,7 @@ public final class BinlogBridge {
         BitSet beforeColumns = r.includedColumns();
         BitSet afterColumns = r.includedColumnsAfter();
         boolean usable = shape != null;
+        TableRef asParent = new TableRef(targetSchema, map.table()); // for mayCascade: once per event, not per row
         for (Row row : r.rows()) {
             RowImage before = row.before() == null ? null
                     : image(names, beforeColumns, row.before(), map, sourceColumns, position);
@@ -423,7 +424,7 @@ public final class BinlogBridge {
             };
             changes.add(change);
             if (!parentsOfKeylessChildRows.isEmpty() && !cascadesToUnknownChildRows) {
-                cascadesToUnknownChildRows = mayCascade(new TableRef(targetSchema, map.table()), r.kind(), after);
+                cascadesToUnknownChildRows = mayCascade(asParent, r.kind(), after);
             }
             if (shape != null) {
                 boolean b = before == null || addKeys(keys, shape, targetSchema, map.table(), before);
