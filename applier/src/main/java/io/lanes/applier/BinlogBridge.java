@@ -5,6 +5,7 @@ import io.lanes.applier.ddl.SessionVariables;
 import io.lanes.applier.ddl.SourceStatement;
 import io.lanes.applier.internal.GtidState;
 import io.lanes.applier.internal.StatementFilter;
+import io.lanes.applier.internal.StreamedChanges;
 import io.lanes.applier.internal.WriteKeyHasher;
 import io.lanes.applier.internal.WriteKeySet;
 import io.lanes.applier.schema.SchemaHistory;
@@ -95,6 +96,7 @@ public final class BinlogBridge {
     private boolean foreignKeyChecksOffRunsAlone;
     private boolean followSkippedDefinitions = true;
     private boolean uniqueIndexKeys;
+    private long largeTransactionBytes;
     /**
      * Parent tables (target schema and name) of child rows converted since the last barrier without their foreign key's
      * columns in the row image (binlog_row_image=MINIMAL: an UPDATE's or DELETE's before image holds the primary key
@@ -150,6 +152,21 @@ public final class BinlogBridge {
      */
     public void uniqueIndexKeys(boolean on) {
         this.uniqueIndexKeys = on;
+    }
+
+    /**
+     * Converts a transaction of row changes only whose size in the log is at least {@code bytes} while a worker applies
+     * it, not whole before it is queued: its payload's changes are a list that converts each row event's rows as it is
+     * iterated, on the iterating thread, and the transaction runs alone (its write keys are not computed). Memory then
+     * follows the transaction's size in the log, not about twelve times it, and its worker starts applying at once.
+     * For appliers that iterate the changes once per apply (the JDBC target's). 0 (the default): never. Call before the
+     * first transaction.
+     */
+    public void largeTransactionBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("large transaction bytes < 0: " + bytes);
+        }
+        this.largeTransactionBytes = bytes;
     }
 
     public TableMetadata metadata() {
@@ -217,6 +234,9 @@ public final class BinlogBridge {
             gtidState.add(t.gtid());
         }
         String position = position(t);
+        if (largeTransactionBytes > 0 && t.sizeBytes() >= largeTransactionBytes && rowsOnly(t)) {
+            return streamed(t, position);
+        }
         List<Change> changes = new ArrayList<>();
         writeKeys.clear();
         cascadesToUnknownChildRows = false;
@@ -290,6 +310,61 @@ public final class BinlogBridge {
             }
             b.startsAfterAllBefore(cascadesToUnknownChildRows);
         }
+        return b.build();
+    }
+
+    /** Whether the transaction changes rows only: no DDL, no other statement logged as text. */
+    private static boolean rowsOnly(BinlogTransaction t) {
+        if (t.isDdl()) {
+            return false;
+        }
+        for (BinlogEvent e : t.events()) {
+            if (e instanceof QueryEvent q && !(q.isBegin() || q.isCommit() || q.isXaPrepare()
+                    || q.sql().regionMatches(true, 0, "XA ", 0, 3))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A large transaction of row changes: each row event's column names and definition resolved now, in log order (so
+     * later DDL cannot change them), its rows counted, and converted only when a worker applies them. It runs alone, as
+     * its write keys are not computed: MySQL's writeset tracking likewise makes a transaction larger than its history
+     * wait for everything before it, and everything after it wait for it.
+     */
+    private Transaction<SourceTransaction> streamed(BinlogTransaction t, String position) throws Exception {
+        List<EventRows> segments = new ArrayList<>();
+        ConstraintChecks checks = ConstraintChecks.ON;
+        Instant commitTime = null;
+        for (BinlogEvent e : t.events()) {
+            if (e instanceof RowsEvent r) {
+                Change first = null;
+                if (r.tableMap() != null && mapping.includesTable(r.schema(), r.table())) {
+                    ConstraintChecks c = ConstraintChecks.ofRowsEventFlags(r.flags());
+                    if (!c.equals(checks)) {
+                        first = c;
+                        checks = c;
+                    }
+                }
+                EventRows rows = eventRows(r, position, first);
+                if (rows != null) {
+                    segments.add(rows.counted());
+                }
+            }
+            if (commitTime == null && e.header().timestamp() > 0) {
+                commitTime = Instant.ofEpochSecond(e.header().timestamp());
+            }
+        }
+        SourceTransaction payload = new SourceTransaction(position, t.gtid() == null ? null : t.gtid().toString(),
+                commitTime, new StreamedChanges(position, segments));
+        Transaction.Builder<SourceTransaction> b = Transaction.builder(payload).position(position)
+                .sizeBytes(Math.max(1, t.sizeBytes())).partitionKeys(t.schemas()).barrier(true);
+        LogicalClock clock = logicalClock(t);
+        if (clock != null) {
+            b.logicalClock(clock);
+        }
+        parentsOfKeylessChildRows.clear(); // everything before it commits first, everything after starts after it
         return b.build();
     }
 
@@ -387,42 +462,23 @@ public final class BinlogBridge {
 
     /** Adds the event's row changes and write keys; false when some row has no usable key. */
     private boolean rows(RowsEvent r, String position, List<Change> changes, WriteKeySet keys) throws Exception {
-        TableMapEvent map = r.tableMap();
-        if (map == null) {
-            throw new IllegalStateException("row event at " + position + " without its TABLE_MAP (the input started "
-                    + "inside a transaction)");
-        }
-        if (!mapping.includesTable(map.schema(), map.table())) {
+        EventRows event = eventRows(r, position, null);
+        if (event == null) {
             return true;
         }
-        TableRef source = new TableRef(map.schema(), map.table());
+        TableMapEvent map = r.tableMap();
         String targetSchema = mapping.targetSchema(map.schema());
-        TableShape shape = metadata.shape(targetSchema, map.table());
-        SourceTable definition = history.table(map.schema(), map.table());
-        List<String> names = columnNames(map, shape, definition, position);
-        List<SourceColumn> sourceColumns = definition != null && definition.columns().size() == map.columns().size()
-                ? definition.columns() : null;
-        if (shape == null && definition != null) {
-            shape = shapeOf(definition);
+        TableShape shape = event.shape;
+        if (shape == null && event.definition != null) {
+            shape = shapeOf(event.definition);
         }
-        BitSet beforeColumns = r.includedColumns();
-        BitSet afterColumns = r.includedColumnsAfter();
         boolean usable = shape != null;
         TableRef asParent = new TableRef(targetSchema, map.table()); // for mayCascade: once per event, not per row
         for (Row row : r.rows()) {
-            RowImage before = row.before() == null ? null
-                    : image(names, beforeColumns, row.before(), map, sourceColumns, position);
-            RowImage after = row.after() == null ? null
-                    : image(names, afterColumns, row.after(), map, sourceColumns, position);
-            if (after != null && before != null) {
-                after = resolvePartialJson(before, after);
-            }
-            RowChange change = switch (r.kind()) {
-                case WRITE -> RowChange.insert(source, after);
-                case UPDATE, PARTIAL_UPDATE -> RowChange.update(source, before, after);
-                case DELETE -> RowChange.delete(source, before);
-            };
+            RowChange change = event.convert(row);
             changes.add(change);
+            RowImage before = change.before();
+            RowImage after = change.after();
             if (!parentsOfKeylessChildRows.isEmpty() && !cascadesToUnknownChildRows) {
                 cascadesToUnknownChildRows = mayCascade(asParent, r.kind(), after);
             }
@@ -436,6 +492,114 @@ public final class BinlogBridge {
             }
         }
         return usable;
+    }
+
+    /**
+     * What converting a row event's rows needs, resolved once per event (column names, the definition, the checks that
+     * refuse an event nothing explains); null when the mapping leaves the table out.
+     */
+    private EventRows eventRows(RowsEvent r, String position, Change first) throws Exception {
+        TableMapEvent map = r.tableMap();
+        if (map == null) {
+            throw new IllegalStateException("row event at " + position + " without its TABLE_MAP (the input started "
+                    + "inside a transaction)");
+        }
+        if (!mapping.includesTable(map.schema(), map.table())) {
+            return null;
+        }
+        TableShape shape = metadata.shape(mapping.targetSchema(map.schema()), map.table());
+        SourceTable definition = history.table(map.schema(), map.table());
+        List<String> names = columnNames(map, shape, definition, position);
+        return new EventRows(r, new TableRef(map.schema(), map.table()), names, shape, definition, position, first);
+    }
+
+    /**
+     * One row event's rows as changes: immutable once built, so a worker may convert them while this bridge reads on
+     * ({@link StreamedChanges}).
+     */
+    private static final class EventRows implements StreamedChanges.Segment {
+        private final RowsEvent event;
+        private final TableRef source;
+        private final List<String> names;
+        /** The target's (or sink's) shape of the table, null when it does not know it. */
+        private final TableShape shape;
+        private final SourceTable definition;
+        private final List<SourceColumn> sourceColumns;
+        private final String position;
+        private final Change first;
+        private final BitSet beforeColumns;
+        private final BitSet afterColumns;
+        private int rowCount = -1;
+
+        EventRows(RowsEvent event, TableRef source, List<String> names, TableShape shape, SourceTable definition,
+                String position, Change first) {
+            this.event = event;
+            this.source = source;
+            this.names = names;
+            this.shape = shape;
+            this.definition = definition;
+            this.sourceColumns = definition != null && definition.columns().size() == event.tableMap().columns().size()
+                    ? definition.columns() : null;
+            this.position = position;
+            this.first = first;
+            this.beforeColumns = event.includedColumns();
+            this.afterColumns = event.includedColumnsAfter();
+        }
+
+        RowChange convert(Row row) {
+            TableMapEvent map = event.tableMap();
+            RowImage before = row.before() == null ? null
+                    : image(names, beforeColumns, row.before(), map, sourceColumns, position);
+            RowImage after = row.after() == null ? null
+                    : image(names, afterColumns, row.after(), map, sourceColumns, position);
+            if (after != null && before != null) {
+                after = resolvePartialJson(before, after);
+            }
+            return switch (event.kind()) {
+                case WRITE -> RowChange.insert(source, after);
+                case UPDATE, PARTIAL_UPDATE -> RowChange.update(source, before, after);
+                case DELETE -> RowChange.delete(source, before);
+            };
+        }
+
+        /** Counts the rows (walking their bytes, which checks their framing) and refuses a column no name explains. */
+        EventRows counted() {
+            int columns = Math.max(beforeColumns.length(), afterColumns.length());
+            if (columns > names.size()) {
+                TableMapEvent map = event.tableMap();
+                throw new IllegalStateException("row image of `" + map.schema() + "`.`" + map.table() + "` at "
+                        + position + " has column " + (columns - 1) + " beyond the " + names.size()
+                        + " known columns");
+            }
+            rowCount = event.rowCount();
+            return this;
+        }
+
+        @Override
+        public Change first() {
+            return first;
+        }
+
+        @Override
+        public int rowCount() {
+            return rowCount;
+        }
+
+        @Override
+        public java.util.Iterator<RowChange> rows() {
+            java.util.Iterator<Row> rows = event.rows().iterator();
+            return new java.util.Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return rows.hasNext();
+                }
+
+                @Override
+                public RowChange next() {
+                    return convert(rows.next());
+                }
+            };
+        }
     }
 
     /**

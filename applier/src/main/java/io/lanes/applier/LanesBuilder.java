@@ -65,6 +65,7 @@ public final class LanesBuilder {
     io.lanes.core.EngineSettings engine = LanesConfig.ENGINE_DEFAULTS;
     int writesetRun = LanesConfig.DEFAULT_WRITESET_RUN;
     Duration applyDelay = Duration.ZERO;
+    long largeTransactionBytes = LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES;
     Duration sourceStatusInterval = LanesConfig.DEFAULT_SOURCE_STATUS_INTERVAL;
     int metricsPort = -1;
     String metricsBindAddress = LanesConfig.DEFAULT_METRICS_BIND_ADDRESS;
@@ -314,6 +315,21 @@ public final class LanesBuilder {
     }
 
     /**
+     * A transaction of row changes only whose size in the log is at least {@code bytes} is converted while its worker
+     * applies it, one row event at a time, rather than whole before it is queued; it runs alone (as MySQL's writeset
+     * tracking runs a transaction larger than its history after everything before it). Memory for it then follows its
+     * size in the log rather than about twelve times it. JDBC targets only (a sink gets every transaction whole).
+     * 0: never. Default {@link LanesConfig#DEFAULT_LARGE_TRANSACTION_BYTES}.
+     */
+    public LanesBuilder largeTransactionBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException(Option.LARGE_TRANSACTION_BYTES.key() + " must be >= 0: " + bytes);
+        }
+        this.largeTransactionBytes = bytes;
+        return this;
+    }
+
+    /**
      * Keeps the target {@code delay} behind the source (like MySQL's SOURCE_DELAY): each transaction is applied no earlier
      * than its commit time on the source plus {@code delay}. The reading thread waits, so nothing later is read early
      * and memory stays bounded; a stop request ends the wait. Default {@link Duration#ZERO}.
@@ -537,6 +553,7 @@ public final class LanesBuilder {
                     case BLOCK_COMMIT -> blockCommit(Integer.parseInt(value));
                     case WRITESET_RUN -> writesetRun(Integer.parseInt(value));
                     case APPLY_DELAY_SECONDS -> applyDelay(Duration.ofSeconds(Long.parseLong(value)));
+                    case LARGE_TRANSACTION_BYTES -> largeTransactionBytes(Long.parseLong(value));
                     case SOURCE_STATUS_INTERVAL_SECONDS ->
                             sourceStatusInterval(Duration.ofSeconds(Long.parseLong(value)));
                     case METRICS_PORT -> {

@@ -64,6 +64,11 @@ public final class LanesConfig {
     public static final int DEFAULT_CHECKPOINT_GROUP_SIZE = ENGINE_DEFAULTS.checkpointGroupSize();
     /** Default {@link Option#CHECKPOINT_PERIOD_MS}. */
     public static final Duration DEFAULT_CHECKPOINT_PERIOD = ENGINE_DEFAULTS.checkpointPeriod();
+    /**
+     * Default {@link Option#LARGE_TRANSACTION_BYTES}: 4 MiB of log, some 40,000 to 200,000 rows, 50 to 100 MB once
+     * converted (docs/configuration.md).
+     */
+    public static final long DEFAULT_LARGE_TRANSACTION_BYTES = 4L << 20;
     /** Default {@link Option#QUEUE_BUDGET_BYTES}. */
     public static final long DEFAULT_QUEUE_BUDGET_BYTES = ENGINE_DEFAULTS.queueBudgetBytes();
     /** Default {@link Option#WORKER_QUEUE_CAPACITY}. */
@@ -261,6 +266,11 @@ public final class LanesConfig {
                 "How often the low-water mark is published and saved."),
         QUEUE_BUDGET_BYTES("lanes.queue.budget-bytes", "bytes > 0", String.valueOf(DEFAULT_QUEUE_BUDGET_BYTES),
                 "queueBudgetBytes(long)", "Bytes of transactions read and not yet applied before reading waits."),
+        LARGE_TRANSACTION_BYTES("lanes.large-transaction-bytes", "bytes >= 0",
+                String.valueOf(DEFAULT_LARGE_TRANSACTION_BYTES), "largeTransactionBytes(long)",
+                "A transaction of row changes only at least this large in the log is converted while its worker applies "
+                        + "it, one row event at a time, instead of whole before it is queued, and runs alone: memory "
+                        + "about its size in the log rather than about twelve times it. JDBC targets; 0: never."),
         WORKER_QUEUE_CAPACITY("lanes.queue.worker-capacity", "int >= 1", String.valueOf(DEFAULT_WORKER_QUEUE_CAPACITY),
                 "workerQueueCapacity(int)", "Transactions queued per worker before reading waits."),
         RETRIES("lanes.retries", "int >= 0", String.valueOf(DEFAULT_RETRIES), "retries(int)",
@@ -412,6 +422,7 @@ public final class LanesConfig {
     final Scheduler customScheduler;
     final int writesetRun;
     final Duration applyDelay;
+    final long largeTransactionBytes;
     final io.lanes.core.StatsListener statsListener;
     final java.util.concurrent.ThreadFactory threadFactory;
     final io.lanes.applier.jdbc.TargetErrorPolicy errorPolicy;
@@ -450,6 +461,7 @@ public final class LanesConfig {
         customScheduler = b.customScheduler;
         writesetRun = b.writesetRun;
         applyDelay = b.applyDelay;
+        largeTransactionBytes = b.largeTransactionBytes;
         statsListener = b.statsListener;
         threadFactory = b.threadFactory;
         errorPolicy = b.errorPolicy;
@@ -588,6 +600,11 @@ public final class LanesConfig {
         return writesetRun;
     }
 
+    /** {@link Option#LARGE_TRANSACTION_BYTES} (0: never). */
+    public long largeTransactionBytes() {
+        return largeTransactionBytes;
+    }
+
     /** How far the target is kept behind the source's commit times ({@link Duration#ZERO}: not at all). */
     public Duration applyDelay() {
         return applyDelay;
@@ -694,6 +711,7 @@ public final class LanesConfig {
         parts.add("blockCommit=" + engine.blockCommit());
         parts.add("writesetRun=" + writesetRun);
         parts.add("applyDelay=" + applyDelay);
+        parts.add("largeTransactionBytes=" + largeTransactionBytes);
         parts.add("pipeline=" + pipeline);
         parts.add("checkpointTable=" + checkpointSchema + "." + checkpointTable);
         return "LanesConfig" + parts;

@@ -36,6 +36,8 @@ import java.util.List;
  *     -1 when unknown (files, the question refused, or the position's file no longer on the server)
  * @param statements what became of the statements the source logged as text that were not applied: account management
  *     skipped, statements filtered out, triggers not created, definitions not translated
+ * @param largeTransactions transactions handed to the engine as large ({@code lanes.large-transaction-bytes}): each ran
+ *     alone and was converted while its worker applied it
  */
 public record LanesStats(
         Lanes.State state,
@@ -57,7 +59,8 @@ public record LanesStats(
         double sourceLagSeconds,
         String sourceEndPosition,
         long sourceBehindBytes,
-        StatementStats statements) {
+        StatementStats statements,
+        long largeTransactions) {
 
     /** One line for logs: committed transactions and seconds. */
     String summary() {
@@ -104,6 +107,6 @@ public record LanesStats(
                 p == null ? -1 : p.sourceBytesTotal(), p == null ? null : p.sourcePosition(), resumedAfter,
                 skippedByErrorPolicy, es, progress.rowsApplied(), progress.lastAppliedSourceMillis(),
                 progress.appliedPosition(), progress.lagSeconds(), progress.sourceEndPosition(),
-                progress.sourceBehindBytes(), statements);
+                progress.sourceBehindBytes(), statements, p == null ? 0 : p.largeTransactions());
     }
 }

@@ -1,5 +1,6 @@
 package io.lanes.applier;
 
+import io.lanes.applier.internal.StreamedChanges;
 import io.lanes.applier.internal.StatementCounters;
 import io.lanes.applier.internal.StatementFilter;
 import io.lanes.applier.schema.SchemaHistory;
@@ -46,6 +47,8 @@ final class Pipeline {
     private volatile long transactionsSkipped;
     private volatile long events;
     private volatile long rows;
+    /** Transactions handed over with their changes unconverted ({@link StreamedChanges}). */
+    private volatile long largeTransactions;
     private volatile long sourceBytesRead;
     private volatile long sourceBytesTotal = -1;
     private volatile String sourcePosition;
@@ -159,12 +162,8 @@ final class Pipeline {
             // saved before the transaction is applied: a restart whose checkpoint includes it loads this version
             saveHistory(txn.position());
         }
-        long rowCount = 0;
-        for (Change c : txn.payload().changes()) {
-            if (c instanceof RowChange) {
-                rowCount++;
-            }
-        }
+        boolean streamed = txn.payload().changes() instanceof StreamedChanges;
+        long rowCount = StreamedChanges.rowCount(txn.payload().changes());
         long commitMillis = sourceCommitMillis(t);
         progress.reading(commitMillis);
         if (!awaitApplyDelay(t)) {
@@ -178,8 +177,12 @@ final class Pipeline {
         transactionsRead++;
         events += t.events().size();
         rows += rowCount;
-        if (txn.isBarrier()) {
-            // DDL: later transactions must be keyed by the new table shapes.
+        if (streamed) {
+            largeTransactions++;
+        }
+        if (txn.isBarrier() && !streamed) {
+            // DDL: later transactions must be keyed by the new table shapes. (A large transaction of rows changes no
+            // shape: reading goes on while its worker converts and applies it.)
             if (!engine.awaitLowWaterMark(sequence, Duration.ofDays(3650))) {
                 engine.stop(); // throws the failure that halted the engine
                 return false;
@@ -292,6 +295,10 @@ final class Pipeline {
         return rows;
     }
 
+    long largeTransactions() {
+        return largeTransactions;
+    }
+
     long sourceBytesRead() {
         return sourceBytesRead;
     }
@@ -324,7 +331,7 @@ final class Pipeline {
         BinlogBridge bridge = new BinlogBridge(target.mapping(), target.metadata(),
                 new StatementFilter(target.mapping(), config.applyAccountStatements, counters), history);
         bridge.followSkippedDefinitions(!historyRestored);
-        target.configure(bridge);
+        target.configure(bridge, config);
         return builder(engine, bridge, from).name(config.pipeline).history(history, target.historyStore())
                 .applyDelay(config.applyDelay());
     }

@@ -123,9 +123,11 @@ final class PipelineTarget implements AutoCloseable {
     /**
      * The bridge's settings that depend on the target: H2 runs a transaction logged with foreign key checks off alone
      * (it cannot switch them per session); MySQL and MariaDB take next-key locks on unique indexes, so a change of one
-     * orders with every other change of that index.
+     * orders with every other change of that index. Large transactions are converted while applied for a JDBC target
+     * only, whose applier iterates a transaction's changes once per apply (a sink gets them whole).
      */
-    void configure(BinlogBridge bridge) {
+    void configure(BinlogBridge bridge, LanesConfig config) {
+        bridge.largeTransactionBytes(jdbc != null ? config.largeTransactionBytes() : 0);
         bridge.foreignKeyChecksOffRunsAlone(jdbc != null && jdbc.dialect().kind() == Dialect.Kind.H2);
         bridge.uniqueIndexKeys(jdbc != null && jdbc.dialect().kind() == Dialect.Kind.MYSQL);
     }

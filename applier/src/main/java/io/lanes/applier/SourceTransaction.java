@@ -12,11 +12,14 @@ import java.util.Objects;
  * @param gtid the transaction's GTID as the source wrote it (MySQL {@code uuid:n}, MariaDB {@code domain-server-seq}),
  *     or null
  * @param commitTime when the source committed it (its event timestamp), or null
- * @param changes the changes in source order
+ * @param changes the changes in source order; for a large transaction applied into a JDBC target
+ *     ({@link LanesBuilder#largeTransactionBytes}) an immutable list that converts its rows from the row events each
+ *     time it is iterated
  */
 public record SourceTransaction(String position, String gtid, Instant commitTime, List<Change> changes) {
     public SourceTransaction {
         Objects.requireNonNull(position, "position");
-        changes = List.copyOf(changes);
+        // A large transaction's changes stay unconverted until iterated (copying would convert them all, here).
+        changes = changes instanceof io.lanes.applier.internal.StreamedChanges ? changes : List.copyOf(changes);
     }
 }

@@ -1,6 +1,7 @@
 package io.lanes.applier.jdbc;
 
 import io.lanes.applier.Change;
+import io.lanes.applier.internal.StreamedChanges;
 import io.lanes.applier.RowChange;
 import io.lanes.applier.checkpoint.CheckpointRows;
 import io.lanes.applier.RowImage;
@@ -167,6 +168,8 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
                 appliedSinceCommit++;
             }
             endSourceTransaction(c);
+        } catch (StreamedChanges.ConversionFailedException e) {
+            throw e; // the log's rows, not the target: no error policy skips it, and a retry converts them alike
         } catch (SQLException | RuntimeException e) {
             TargetRefusedException refused = refusal(e, source);
             if (savepoint != null && target.errorPolicy().skips(refused.error())) {
@@ -316,6 +319,9 @@ public final class JdbcApplier implements Applier<SourceTransaction> {
      */
     @Override
     public boolean isRetryable(Throwable failure) {
+        if (failure instanceof StreamedChanges.ConversionFailedException) {
+            return false;
+        }
         TargetErrorClass errorClass = TargetErrorPolicy.classify(failure).errorClass();
         if (errorClass != TargetErrorClass.UNKNOWN) {
             return errorClass.retryable();

@@ -230,6 +230,49 @@ class OrderGroupBatchingTest {
         }
     }
 
+    /**
+     * A large transaction's rows ({@link io.lanes.applier.internal.StreamedChanges}, converted as the applier takes
+     * them) go to the target as they come, at most {@link RowBatches#MAX_PENDING_ROWS} held at a time, not all held
+     * until the transaction ends: the first run is executed before the row after it is even converted.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aLargeTransactionsRowsAreExecutedAsTheyCome(TestTarget target) throws Exception {
+        try (target; Harness h = new Harness(target, "large")) {
+            h.sql("CREATE TABLE " + h.q("t") + " (id INT PRIMARY KEY, v VARCHAR(20))");
+            TableRef t = new TableRef(h.schema, "t");
+            int rows = 2 * RowBatches.MAX_PENDING_ROWS + 10;
+            AtomicInteger executionsWhenPastTheFirstRun = new AtomicInteger(-1);
+            io.lanes.applier.internal.StreamedChanges.Segment segment = new io.lanes.applier.internal.StreamedChanges
+                    .Segment() {
+                @Override
+                public Change first() {
+                    return null;
+                }
+
+                @Override
+                public int rowCount() {
+                    return rows;
+                }
+
+                @Override
+                public java.util.Iterator<RowChange> rows() {
+                    return java.util.stream.IntStream.rangeClosed(1, rows).mapToObj(i -> {
+                        if (i == RowBatches.MAX_PENDING_ROWS + 1) {
+                            executionsWhenPastTheFirstRun.set(h.executions.get());
+                        }
+                        return RowChange.insert(t, image(i, "v" + i));
+                    }).iterator();
+                }
+            };
+            h.applyBlock(List.of(new SourceTransaction("large:1", null, null,
+                    new io.lanes.applier.internal.StreamedChanges("large:1", List.of(segment)))));
+            assertTrue(executionsWhenPastTheFirstRun.get() > 0, "executions before the run's end: "
+                    + executionsWhenPastTheFirstRun.get());
+            assertEquals(List.of(String.valueOf(rows)), target.rows("SELECT COUNT(*) FROM " + h.q("t")));
+        }
+    }
+
     /** A parent and a child related by a foreign key on the target: see {@link #parentChildBlock}. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("targets")

@@ -175,6 +175,7 @@ final class ApplyRun {
         }
         m.put("events", s.events());
         m.put("rows", s.rows());
+        m.put("large_transactions", s.largeTransactions());
         m.put("seconds", s.seconds());
         m.put("tps", s.transactionsPerSecond());
         // This process's processor time so far, every thread counted (the JIT compiler's and the garbage collector's
