@@ -60,7 +60,8 @@ import picocli.CommandLine.Parameters;
             "                 point, so a bulk transaction costs parallelism. writeset is also reported with an unbounded",
             "                 history, labelled as such: not a shipped setting, it shows what the history size costs.",
             "",
-            "DDL and other statements are barriers under every policy, as the engine runs them. Row keys are extracted",
+            "DDL and other statements are barriers under every policy, as the engine runs them, and so are transactions",
+            "of rows of at least 4 MiB (lanes.large-transaction-bytes, as a JDBC target runs them). Row keys are extracted",
             "by the same bridge the engine uses; table keys come from CREATE/ALTER TABLE statements in the log itself or",
             "from binlog_row_metadata=FULL primary keys; when neither describes a table, writeset is reported unknown.",
             "",
@@ -187,7 +188,8 @@ public final class StatCommand implements Callable<Integer> {
             for (Map.Entry<String, Long> e : eventsByType.entrySet()) {
                 out.printf(Locale.ROOT, "  %-28s %,12d%n", e.getKey(), e.getValue());
             }
-            out.printf(Locale.ROOT, "transactions: %,d (%,d barriers: DDL and other statements)%n", transactions, barriers);
+            out.printf(Locale.ROOT, "transactions: %,d (%,d barriers: DDL, other statements and large transactions)%n",
+                    transactions, barriers);
             out.printf(Locale.ROOT, "schemas: %d %s%n", schemas.size(), schemas);
             out.printf(Locale.ROOT, "tables: %d %s%n", tables.size(), tables);
             out.printf(Locale.ROOT, "schema groups (written by the same transactions): %s%s%n", schemaGroups.groups(),
@@ -247,6 +249,8 @@ public final class StatCommand implements Callable<Integer> {
         Stats st = new Stats(files);
         LogTableShapes shapes = new LogTableShapes();
         BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), shapes);
+        // as a JDBC target runs them with the shipped settings: large transactions alone
+        bridge.largeTransactionBytes(io.lanes.applier.LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES);
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(verifyChecksums).build();
         TransactionAssembler assembler = new TransactionAssembler();
         try (BinlogReader reader = BinlogReader.open(files, options)) {
