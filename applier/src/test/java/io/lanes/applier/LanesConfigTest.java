@@ -138,6 +138,7 @@ class LanesConfigTest {
         p.setProperty("lanes.metrics.port", "9404");
         p.setProperty("lanes.metrics.bind-address", "0.0.0.0");
         p.setProperty("lanes.progress.interval-seconds", "30");
+        p.setProperty("lanes.large-transaction-bytes", "65536");
         p.setProperty("unrelated.key", "ignored");
         LanesConfig c = LanesConfig.fromProperties(p);
         assertEquals(java.util.List.of(Path.of("x/a.000001"), Path.of("x/a.000002.gz")), c.sourceFiles());
@@ -169,6 +170,7 @@ class LanesConfigTest {
         assertEquals(Duration.ofMillis(2500), engine.commitOrderTimeout());
         assertFalse(engine.commitOrderDeadlockDetection());
         assertEquals(Duration.ofSeconds(90), c.applyDelay());
+        assertEquals(65536, c.largeTransactionBytes());
         assertEquals(9404, c.metricsPort());
         assertEquals("0.0.0.0", c.metricsBindAddress());
         assertEquals(Duration.ofSeconds(30), c.progressInterval());
