@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Large transactions, logged by a real tool: `sysbench oltp_write_only prepare` on a throwaway MariaDB (binlog ROW, the
-# server's default MINIMAL row metadata) loads each table in one transaction (ROWS rows, about 190 bytes of log each),
-# then `lanes apply --json` applies that log into the PostgreSQL at 127.0.0.1:5432 (database test, user postgres) with
-# each JAR under each heap setting, the variants rotated each round; every run's row count and SUM(k) are checked against
-# the source's.
+# Large transactions as users log them: on a throwaway MariaDB (binlog ROW, the server's defaults for row images, FULL,
+# and row metadata, MINIMAL) `sysbench oltp_write_only prepare` loads a table of ROWS rows (in transactions of a few
+# thousand rows), then one UPDATE of every row (a backfill: before and after images, about 380 bytes of log a row) and
+# one DELETE of half of them (a purge). `lanes apply --json` applies that log into the PostgreSQL at 127.0.0.1:5432
+# (database test, user postgres) with each JAR under each heap setting, the variants rotated each round; every run's
+# row count and SUM(k) are checked against the source's.
 #   scripts/bench/large-transaction.sh [--rows N] [--rounds N] [--heaps "default 256m"] [--out FILE] LABEL=JAR...
 # Prints TSV: round, label, heap, status, seconds, Lanes CPU s, peak RSS (MiB), large_transactions, exact. "default" is
 # the JVM's own heap (a quarter of the machine's memory). Needs mariadbd, sysbench, python3, psql and /usr/bin/time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-rows=1000000; rounds=3; heaps="default 256m"; out=/dev/stdout; variants=()
+rows=500000; rounds=3; heaps="default 256m"; out=/dev/stdout; variants=()
 while [ $# -gt 0 ]; do
   case $1 in
     --rows) rows=$2; shift 2;;
@@ -32,6 +33,7 @@ S="mariadb --no-defaults -uroot -S $root/src.sock"
 $S -e "RESET MASTER; CREATE DATABASE sb"
 sysbench oltp_write_only --db-driver=mysql --mysql-socket="$root/src.sock" --mysql-user=root --mysql-db=sb \
   --tables=1 --table-size="$rows" prepare > /dev/null
+$S -e "UPDATE sb.sbtest1 SET k = k + 1, c = REVERSE(c); DELETE FROM sb.sbtest1 WHERE id % 2 = 0"
 $S -e "FLUSH BINARY LOGS"
 expected=$($S -N -e "SELECT COUNT(*), SUM(k) FROM sb.sbtest1" | tr '\t' '|')
 log="$root/src/src-bin.000001"
