@@ -59,7 +59,8 @@ import org.junit.jupiter.api.io.TempDir;
  * rotation's settings: a replay of a run's failures), {@code campaign.settings} (override the rotation:
  * {@code image=MINIMAL,metadata=FULL,compress=on,sbr=off,zero=off,generated=off}), {@code campaign.targets}
  * ({@code h2,postgresql,mariadb,sink}), {@code campaign.lanes} (scheduler/workers/order for every target, e.g.
- * {@code writeset/8/strict}), {@code campaign.scale} (1), {@code campaign.bigRows} (rows of the big transaction, 200),
+ * {@code writeset/8/strict}, optionally /large=BYTES: {@code lanes.large-transaction-bytes}; odd seeds rotate with
+ * /large=8192, so that their big transactions are converted while applied), {@code campaign.scale} (1), {@code campaign.bigRows} (rows of the big transaction, 200),
  * {@code campaign.hugeEvery} (every Nth seed's big transaction has 20,000 rows; 0: never),
  * {@code campaign.mariadb.url}, {@code campaign.oracle} (true), {@code campaign.minutes} (stop starting seeds after this long), {@code campaign.out}
  * (target/campaign: results.tsv, one line per seed and target, appended as the run goes).
@@ -126,7 +127,8 @@ class CampaignTest {
                 ran++;
             }
         }
-        String table = summary();
+        String table = summary() + "\nTransactions converted while applied (lanes.large-transaction-bytes, odd seeds): "
+                + largeTransactionsTotal + "\n";
         System.out.println(table);
         Files.writeString(out.resolve("summary-" + runTag + ".md"), table + "\n" + ran + " seeds in "
                 + (System.nanoTime() - started) / 1_000_000_000L + " s\n", StandardCharsets.UTF_8);
@@ -200,7 +202,9 @@ class CampaignTest {
             };
             record(r);
             line.append(' ').append(r.target).append('=').append(r.outcome.name().toLowerCase(Locale.ROOT))
-                    .append('(').append(lanesConfig).append(',').append((System.nanoTime() - t1) / 1_000_000).append("ms)");
+                    .append('(').append(lanesConfig).append(',').append((System.nanoTime() - t1) / 1_000_000).append("ms")
+                    .append(lanesConfig.contains("/large=") ? "," + lastLargeTransactions + " large)" : ")");
+            largeTransactionsTotal += lastLargeTransactions;
             if (r.outcome != Outcome.EXACT) {
                 line.append("\n    ").append(r.target).append(": ").append(r.detail.replace("\n", "\n    "));
             }
@@ -233,13 +237,23 @@ class CampaignTest {
     }
 
     /** scheduler/workers/order for this seed and target: a rotation that covers all 27 combinations every 27 seeds. */
+    /** Large transactions of the last pipeline {@link #runLanes} ran (the campaign runs one at a time), and in all. */
+    private static long lastLargeTransactions;
+    private static long largeTransactionsTotal;
+
+    /** The large-transaction threshold odd seeds run with. */
+    static final long STREAMED_FROM_BYTES = 8192;
+
     static String lanesConfig(long seed, int targetIndex) {
         String fixed = System.getProperty("campaign.lanes");
         if (fixed != null && !fixed.isBlank()) {
             return fixed;
         }
         int i = (int) Math.floorMod(seed * 4 + targetIndex, 27L);
-        return SCHEDULERS[i % 3] + "/" + WORKERS[(i / 3) % 3] + "/" + ORDERS[(i / 9) % 3];
+        String config = SCHEDULERS[i % 3] + "/" + WORKERS[(i / 3) % 3] + "/" + ORDERS[(i / 9) % 3];
+        // Odd seeds: every transaction of rows from 8 KiB up (the big one and often a few more) goes to its worker
+        // unconverted and runs alone (lanes.large-transaction-bytes), against the same oracle.
+        return Math.floorMod(seed, 2L) == 1 ? config + "/large=" + STREAMED_FROM_BYTES : config;
     }
 
     // -------------------------------------------------------------------------------------------------- targets
@@ -365,13 +379,18 @@ class CampaignTest {
         String[] parts = lanesConfig.split("/");
         io.lanes.applier.LanesBuilder b = Lanes.builder().source(files).pipeline("campaign").scheduler(parts[0])
                 .workers(Integer.parseInt(parts[1])).commitOrder(parts[2]);
+        if (parts.length > 3 && parts[3].startsWith("large=")) {
+            b.largeTransactionBytes(Long.parseLong(parts[3].substring("large=".length())));
+        }
         target.accept(b);
+        lastLargeTransactions = 0;
         try (Lanes lanes = b.build()) {
             lanes.start();
             if (!lanes.awaitCaughtUp(Duration.ofMinutes(10))) {
                 return "not caught up after 10 minutes (state " + lanes.state() + ")";
             }
             lanes.stop();
+            lastLargeTransactions = lanes.stats().largeTransactions();
             return null;
         } catch (Exception | AssertionError e) {
             return messages(e);
@@ -524,8 +543,9 @@ class CampaignTest {
             String[] lanes = r.lanes.split("/");
             return dir.toAbsolutePath() + " (java -jar examples/target/lanes.jar apply --source "
                     + dir.toAbsolutePath().resolve(files.get(0).getFileName()) + " --target <the target's URL>"
-                    + (lanes.length == 3 ? " --scheduler " + lanes[0] + " --workers " + lanes[1] + " --commit-order "
-                    + lanes[2] : "") + ")";
+                    + (lanes.length >= 3 ? " --scheduler " + lanes[0] + " --workers " + lanes[1] + " --commit-order "
+                    + lanes[2] : "") + (lanes.length > 3 ? " --config FILE, FILE holding lanes.large-transaction-bytes="
+                    + lanes[3].substring(lanes[3].indexOf('=') + 1) : "") + ")";
         } catch (IOException | RuntimeException e) {
             return "not kept: " + e;
         }
