@@ -143,7 +143,8 @@ public final class SourceRecords {
         return c instanceof SourceStatement s ? s.defaultSchema() : null;
     }
 
-    private static ConnectHeaders headers(Transaction<SourceTransaction> txn, long sequence, int index, int count) {
+    /** The {@link LanesHeaders} of the transaction's record {@code index} of {@code count}; package-visible for tests. */
+    static ConnectHeaders headers(Transaction<SourceTransaction> txn, long sequence, int index, int count) {
         ConnectHeaders h = new ConnectHeaders();
         h.addString(LanesHeaders.TRANSACTION_SEQUENCE, Long.toString(sequence));
         h.addString(LanesHeaders.EVENT_COUNT, Integer.toString(count));

@@ -62,6 +62,41 @@ class ChangeEventReaderTest {
         assertTrue(last.lastInSnapshot());
     }
 
+    /**
+     * What the Lanes source task decided about a transaction reaches the sink task's engine through the record headers
+     * ({@link SourceRecords} writes them, the reader reads them back): the barrier flag, the write keys, the logical
+     * clock, and {@code lanes.starts_after_all_before} (a parent's cascading change after child rows converted without
+     * their parent's key: campaign seed 14161, docs/reliability.md). Dropped on the way, the sink side would let that
+     * change commit before those rows.
+     */
+    @Test
+    void theSourceTasksDecisionsComeBackFromTheHeaders() {
+        io.lanes.applier.SourceTransaction payload = new io.lanes.applier.SourceTransaction("bin.000003:4711 gtid=0-1-42",
+                "0-1-42", null, java.util.List.of());
+        io.lanes.core.Transaction<io.lanes.applier.SourceTransaction> cascading = io.lanes.core.Transaction
+                .builder(payload).position(payload.position()).writeKeys(new long[] {7, -3})
+                .logicalClock(io.lanes.core.LogicalClock.mysql(4, 9)).startsAfterAllBefore(true).build();
+        io.lanes.core.Transaction<io.lanes.applier.SourceTransaction> plain = io.lanes.core.Transaction.builder(payload)
+                .position(payload.position()).writeKeys(new long[] {7}).build();
+        io.lanes.core.Transaction<io.lanes.applier.SourceTransaction> ddl = io.lanes.core.Transaction.builder(payload)
+                .position(payload.position()).barrier(true).build();
+        ChangeEvent.LanesMetadata c = readBack(cascading);
+        assertTrue(c.startsAfterAllBefore());
+        assertTrue(!c.barrier());
+        assertEquals(java.util.List.of(7L, -3L), java.util.Arrays.stream(c.writeKeys()).boxed().toList());
+        assertEquals(io.lanes.core.LogicalClock.mysql(4, 9), c.clock());
+        assertTrue(!readBack(plain).startsAfterAllBefore());
+        assertTrue(readBack(ddl).barrier() && !readBack(ddl).startsAfterAllBefore());
+    }
+
+    private static ChangeEvent.LanesMetadata readBack(io.lanes.core.Transaction<io.lanes.applier.SourceTransaction> t) {
+        SinkRecord r = record("u", row(1, "a"), row(1, "b"), "false", null);
+        SourceRecords.headers(t, 12, 1, 1).forEach(h -> r.headers().add(h));
+        ChangeEvent e = new ChangeEventReader().read(r);
+        assertTrue(e.lanes() != null, "a record with Lanes' headers");
+        return e.lanes();
+    }
+
     @Test
     void aRecordWithoutSchemaIsRefusedNamingWhere() {
         SinkRecord r = new SinkRecord("db1.cdc", 2, null, null, null, java.util.Map.of("op", "c"), 17);
