@@ -107,6 +107,12 @@ public final class BinlogBridge {
      * the target, and the child's UPDATE found no row (campaign seed 14161, docs/reliability.md).
      */
     private final Map<TableRef, Set<String>> parentsOfKeylessChildRows = new HashMap<>();
+    /**
+     * Set while converting a transaction: about the bytes of heap its changes take (what it occupies while queued,
+     * {@link Transaction#sizeBytes()}, counted against the queue budget). Its size in the log understates it up to
+     * twelve times: values boxed, column lists, change records.
+     */
+    private long convertedBytes;
     /** Set while converting a transaction: one of its rows may cascade to child rows of unknown parent. */
     private boolean cascadesToUnknownChildRows;
     /** The last file name {@link #position} saw and its base name (every transaction of a file names the same). */
@@ -240,6 +246,7 @@ public final class BinlogBridge {
         List<Change> changes = new ArrayList<>();
         writeKeys.clear();
         cascadesToUnknownChildRows = false;
+        convertedBytes = 0;
         boolean keysUsable = true;
         boolean statements = false;
         boolean foreignKeyChecksOff = false;
@@ -262,6 +269,7 @@ public final class BinlogBridge {
                 history.apply(q.sql(), statement.defaultSchema(), statement.sqlMode(), position);
                 if (statementFilter.applies(statement)) {
                     changes.add(statement);
+                    convertedBytes += 200 + 2L * q.sql().length();
                     statements = true;
                 }
                 insertId = null;
@@ -296,7 +304,7 @@ public final class BinlogBridge {
         SourceTransaction payload = new SourceTransaction(position, t.gtid() == null ? null : t.gtid().toString(),
                 commitTime, changes);
         Transaction.Builder<SourceTransaction> b = Transaction.builder(payload).position(position)
-                .sizeBytes(Math.max(1, t.sizeBytes())).partitionKeys(t.schemas());
+                .sizeBytes(Math.max(1, Math.max(t.sizeBytes(), convertedBytes))).partitionKeys(t.schemas());
         LogicalClock clock = logicalClock(t);
         if (clock != null) {
             b.logicalClock(clock);
@@ -479,6 +487,7 @@ public final class BinlogBridge {
             changes.add(change);
             RowImage before = change.before();
             RowImage after = change.after();
+            convertedBytes += 24 + heapBytes(before) + heapBytes(after);
             if (!parentsOfKeylessChildRows.isEmpty() && !cascadesToUnknownChildRows) {
                 cascadesToUnknownChildRows = mayCascade(asParent, r.kind(), after);
             }
@@ -492,6 +501,35 @@ public final class BinlogBridge {
             }
         }
         return usable;
+    }
+
+    /**
+     * About the heap a row image takes with 64-bit references compressed (the JVM's default below 32 GiB of heap): the
+     * image, its values array and its column list, and each value. An estimate for the queue budget, not an account.
+     */
+    static long heapBytes(RowImage image) {
+        if (image == null) {
+            return 0;
+        }
+        Object[] values = image.values();
+        long bytes = 64 + 8L * values.length;
+        for (Object v : values) {
+            if (v == null || v instanceof Boolean) {
+                continue;
+            }
+            if (v instanceof String text) {
+                bytes += 40 + text.length();
+            } else if (v instanceof byte[] raw) {
+                bytes += 16 + raw.length;
+            } else if (v instanceof Integer || v instanceof Short || v instanceof Byte || v instanceof Float) {
+                bytes += 16;
+            } else if (v instanceof Long || v instanceof Double) {
+                bytes += 24;
+            } else {
+                bytes += 64; // decimals, big integers, temporal values, JSON, ENUM/SET values
+            }
+        }
+        return bytes;
     }
 
     /**

@@ -264,8 +264,10 @@ public final class LanesConfig {
         CHECKPOINT_PERIOD_MS("lanes.checkpoint.period-ms", "milliseconds > 0",
                 String.valueOf(DEFAULT_CHECKPOINT_PERIOD.toMillis()), "checkpointPeriod(Duration)",
                 "How often the low-water mark is published and saved."),
-        QUEUE_BUDGET_BYTES("lanes.queue.budget-bytes", "bytes > 0", String.valueOf(DEFAULT_QUEUE_BUDGET_BYTES),
-                "queueBudgetBytes(long)", "Bytes of transactions read and not yet applied before reading waits."),
+        QUEUE_BUDGET_BYTES("lanes.queue.budget-bytes", "bytes > 0", "(134217728, or a quarter of the heap when less)",
+                "queueBudgetBytes(long)", "Bytes of transactions read and not yet applied before reading waits: what "
+                        + "they occupy in memory once converted (estimated), or their size in the log when larger. "
+                        + "The default is at least 16 MiB."),
         LARGE_TRANSACTION_BYTES("lanes.large-transaction-bytes", "bytes >= 0",
                 String.valueOf(DEFAULT_LARGE_TRANSACTION_BYTES), "largeTransactionBytes(long)",
                 "A transaction of row changes only at least this large in the log is converted while its worker applies "

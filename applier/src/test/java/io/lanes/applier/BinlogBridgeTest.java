@@ -113,21 +113,9 @@ class BinlogBridgeTest {
         assertEquals(2, weird.writeKeyCount());
     }
 
-    /**
-     * The mixed workload of issue 19 (recorded from MariaDB 10.11 by scripts/fixtures/record-mixed-workload.sh): its
-     * table without any key, mix1.note, used to leave every transaction touching it without write keys, so the writeset
-     * scheduler ran each alone (352 of 2,503 waited for everything before them). Now they carry the table's key: they
-     * are ordered among themselves, and share no key with transactions that do not touch the table.
-     */
-    @Test
-    void rowsOfATableWithoutAKeyCarryTheTablesKey() throws Exception {
-        Path binlog = temp.resolve("mixed-workload.000001.gz");
-        try (InputStream in = getClass().getResourceAsStream("/binlogs/mariadb-10.11/mixed-workload.000001.gz")) {
-            assertNotNull(in);
-            Files.copy(in, binlog);
-        }
-        boolean[] slotAltered = {false}; // the log adds a column to mix1.slot mid-stream (MINIMAL metadata: by position)
-        TableMetadata shapes = new TableMetadata() {
+    /** The target's shapes of the mixed workload's tables; mix1.slot gains its column once {@code slotAltered[0]}. */
+    private static TableMetadata mixedWorkloadShapes(boolean[] slotAltered) {
+        return new TableMetadata() {
             @Override
             public TableShape shape(String schema, String table) {
                 TableShape.Key pk = new TableShape.Key(TableShape.PRIMARY, List.of("id"));
@@ -153,6 +141,104 @@ class BinlogBridgeTest {
             public void invalidate() {
             }
         };
+    }
+
+    /**
+     * A large transaction's changes, converted while a worker applies them ({@link BinlogBridge#largeTransactionBytes}),
+     * are the changes converted whole: every transaction of rows of the mixed log (MINIMAL row metadata, so the names
+     * come from the definitions followed through its DDL) streamed, and converted only after the whole log was read,
+     * its ALTER TABLE included, against the same log converted in order. Each runs alone and is sized by its log bytes
+     * (what it holds while queued); converted whole, a transaction is sized by its converted rows instead.
+     */
+    @Test
+    void largeTransactionsConvertedLaterAreTheChangesConvertedWhole() throws Exception {
+        Path binlog = temp.resolve("mixed-workload.000001.gz");
+        try (InputStream in = getClass().getResourceAsStream("/binlogs/mariadb-10.11/mixed-workload.000001.gz")) {
+            assertNotNull(in);
+            Files.copy(in, binlog);
+        }
+        boolean[] slotAltered = {false};
+        TableMetadata shapes = mixedWorkloadShapes(slotAltered);
+        BinlogBridge whole = new BinlogBridge(SchemaMapping.identity(), shapes);
+        BinlogBridge streaming = new BinlogBridge(SchemaMapping.identity(), shapes);
+        streaming.largeTransactionBytes(1);
+        List<List<Change>> expected = new ArrayList<>();
+        List<Transaction<SourceTransaction>> streamed = new ArrayList<>();
+        long bulkLogBytes = 0;
+        long bulkSize = 0;
+        try (TransactionReader reader = TransactionReader.open(binlog)) {
+            BinlogTransaction t;
+            while ((t = reader.next()) != null) {
+                Transaction<SourceTransaction> w = whole.convert(t);
+                Transaction<SourceTransaction> s = streaming.convert(t);
+                assertTrue(w.sizeBytes() >= t.sizeBytes(), w.position());
+                if (s.payload().changes() instanceof io.lanes.applier.internal.StreamedChanges) {
+                    assertTrue(s.isBarrier(), s.position());
+                    assertEquals(0, s.writeKeyCount(), s.position());
+                    assertEquals(t.sizeBytes(), s.sizeBytes(), s.position());
+                    expected.add(w.payload().changes());
+                    streamed.add(s);
+                } else {
+                    assertSameChanges(w.payload().changes(), s.payload().changes(), "not rows only: " + s.position());
+                }
+                if (t.rowsEvents().stream().mapToInt(r -> r.rowCount()).sum() == 40_000) {
+                    bulkLogBytes = t.sizeBytes();
+                    bulkSize = w.sizeBytes();
+                }
+                slotAltered[0] |= w.payload().changes().stream().anyMatch(ch -> ch instanceof SourceStatement st
+                        && st.sql().contains("ALTER TABLE mix1.slot"));
+            }
+        }
+        assertTrue(slotAltered[0], "the log alters mix1.slot");
+        assertTrue(streamed.size() > 2_000, "streamed: " + streamed.size());
+        assertTrue(bulkLogBytes > 0, "the 40,000-row INSERT");
+        assertTrue(bulkSize > 5 * bulkLogBytes, "converted whole it takes " + bulkSize + " bytes, its log " + bulkLogBytes);
+        for (int i = 0; i < streamed.size(); i++) {
+            List<Change> later = new ArrayList<>();
+            streamed.get(i).payload().changes().forEach(later::add);
+            assertSameChanges(expected.get(i), later, streamed.get(i).position());
+        }
+    }
+
+    /** Equal changes, row images compared by value (a record's array component compares by reference). */
+    private static void assertSameChanges(List<Change> expected, List<Change> actual, String where) {
+        assertEquals(expected.size(), actual.size(), where);
+        for (int i = 0; i < expected.size(); i++) {
+            Change e = expected.get(i);
+            Change a = actual.get(i);
+            if (e instanceof RowChange er && a instanceof RowChange ar) {
+                assertEquals(er.kind(), ar.kind(), where);
+                assertEquals(er.table(), ar.table(), where);
+                for (RowImage[] images : new RowImage[][] {{er.before(), ar.before()}, {er.after(), ar.after()}}) {
+                    assertEquals(images[0] == null, images[1] == null, where);
+                    if (images[0] != null) {
+                        assertEquals(images[0].columns(), images[1].columns(), where);
+                        assertTrue(java.util.Arrays.deepEquals(images[0].values(), images[1].values()), where + " row "
+                                + i + ": " + java.util.Arrays.deepToString(images[0].values()) + " against "
+                                + java.util.Arrays.deepToString(images[1].values()));
+                    }
+                }
+            } else {
+                assertEquals(e, a, where);
+            }
+        }
+    }
+
+    /**
+     * The mixed workload of issue 19 (recorded from MariaDB 10.11 by scripts/fixtures/record-mixed-workload.sh): its
+     * table without any key, mix1.note, used to leave every transaction touching it without write keys, so the writeset
+     * scheduler ran each alone (352 of 2,503 waited for everything before them). Now they carry the table's key: they
+     * are ordered among themselves, and share no key with transactions that do not touch the table.
+     */
+    @Test
+    void rowsOfATableWithoutAKeyCarryTheTablesKey() throws Exception {
+        Path binlog = temp.resolve("mixed-workload.000001.gz");
+        try (InputStream in = getClass().getResourceAsStream("/binlogs/mariadb-10.11/mixed-workload.000001.gz")) {
+            assertNotNull(in);
+            Files.copy(in, binlog);
+        }
+        boolean[] slotAltered = {false}; // the log adds a column to mix1.slot mid-stream (MINIMAL metadata: by position)
+        TableMetadata shapes = mixedWorkloadShapes(slotAltered);
         BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), shapes);
         bridge.uniqueIndexKeys(true);
         BinlogBridge withoutIndexKeys = new BinlogBridge(SchemaMapping.identity(), shapes);

@@ -21,8 +21,9 @@ import java.util.Objects;
  *     ahead of it
  * @param checkpointPeriod how often the low-water mark is published and saved (MySQL's replica_checkpoint_period;
  *     default 300 ms)
- * @param queueBudgetBytes bytes of queued transactions before dispatch waits (MySQL's replica_pending_jobs_size_max;
- *     default 128 MiB)
+ * @param queueBudgetBytes bytes of queued transactions ({@link Transaction#sizeBytes()}: what they occupy while queued)
+ *     before dispatch waits (MySQL's replica_pending_jobs_size_max; default 128 MiB, or a quarter of the JVM's maximum
+ *     heap when that is less, at least 16 MiB: {@link #defaultQueueBudgetBytes})
  * @param workerQueueCapacity transactions queued per worker before dispatch waits (default 16,384)
  * @param blockCommit most transactions a worker commits in one target transaction; 1 commits each alone (default 256;
  *     chosen by measurement on issue 19's workloads: docs/commit-order.md)
@@ -40,7 +41,7 @@ public record EngineSettings(int workers, CommitOrder commitOrder, String initia
         Duration retryBackoff, Duration retryMaxBackoff, Duration commitOrderTimeout,
         boolean commitOrderDeadlockDetection, Duration statsInterval, String name) {
     private static final EngineSettings DEFAULTS = new EngineSettings(4, CommitOrder.PER_PARTITION, null, 512,
-            Duration.ofMillis(300), 128L << 20, 16_384, 256, 10, Duration.ofMillis(10), Duration.ofSeconds(1),
+            Duration.ofMillis(300), defaultQueueBudgetBytes(Runtime.getRuntime().maxMemory()), 16_384, 256, 10, Duration.ofMillis(10), Duration.ofSeconds(1),
             Duration.ofSeconds(1), true, Duration.ofSeconds(1), "lanes");
 
     /**
@@ -76,6 +77,16 @@ public record EngineSettings(int workers, CommitOrder commitOrder, String initia
     }
 
     /** Every knob at its default. */
+    /**
+     * The default queue budget for a JVM whose heap may grow to {@code maxHeapBytes}: 128 MiB, or a quarter of the heap
+     * when that is less (at least 16 MiB). A container's JVM gets a quarter of the container's memory as its heap by
+     * default: a 1 GiB container, 256 MiB of heap, where 128 MiB of queued transactions left too little for the rest
+     * (a log of 20,000-row transactions failed with "Java heap space" under 256 MiB).
+     */
+    public static long defaultQueueBudgetBytes(long maxHeapBytes) {
+        return Math.min(128L << 20, Math.max(16L << 20, maxHeapBytes / 4));
+    }
+
     public static EngineSettings defaults() {
         return DEFAULTS;
     }

@@ -20,7 +20,11 @@ class EngineSettingsTest {
         assertNull(d.initialPosition());
         assertEquals(512, d.checkpointGroupSize());
         assertEquals(Duration.ofMillis(300), d.checkpointPeriod());
-        assertEquals(128L << 20, d.queueBudgetBytes());
+        assertEquals(EngineSettings.defaultQueueBudgetBytes(Runtime.getRuntime().maxMemory()), d.queueBudgetBytes());
+        assertEquals(128L << 20, EngineSettings.defaultQueueBudgetBytes(6L << 30), "128 MiB from 512 MiB of heap");
+        assertEquals(64L << 20, EngineSettings.defaultQueueBudgetBytes(256L << 20), "a quarter of a smaller heap");
+        assertEquals(16L << 20, EngineSettings.defaultQueueBudgetBytes(32L << 20), "at least 16 MiB");
+        assertEquals(128L << 20, EngineSettings.defaultQueueBudgetBytes(Long.MAX_VALUE), "no limit known");
         assertEquals(16_384, d.workerQueueCapacity());
         assertEquals(256, d.blockCommit());
         assertEquals(10, d.retries());
