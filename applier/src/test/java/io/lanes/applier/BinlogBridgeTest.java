@@ -113,6 +113,16 @@ class BinlogBridgeTest {
         assertEquals(2, weird.writeKeyCount());
     }
 
+    /** The mixed workload's log (issue 19), copied out of the test resources. */
+    private Path mixedWorkloadLog() throws java.io.IOException {
+        Path binlog = temp.resolve("mixed-workload.000001.gz");
+        try (InputStream in = getClass().getResourceAsStream("/binlogs/mariadb-10.11/mixed-workload.000001.gz")) {
+            assertNotNull(in);
+            Files.copy(in, binlog, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        return binlog;
+    }
+
     /** The target's shapes of the mixed workload's tables; mix1.slot gains its column once {@code slotAltered[0]}. */
     private static TableMetadata mixedWorkloadShapes(boolean[] slotAltered) {
         return new TableMetadata() {
@@ -152,11 +162,7 @@ class BinlogBridgeTest {
      */
     @Test
     void largeTransactionsConvertedLaterAreTheChangesConvertedWhole() throws Exception {
-        Path binlog = temp.resolve("mixed-workload.000001.gz");
-        try (InputStream in = getClass().getResourceAsStream("/binlogs/mariadb-10.11/mixed-workload.000001.gz")) {
-            assertNotNull(in);
-            Files.copy(in, binlog);
-        }
+        Path binlog = mixedWorkloadLog();
         boolean[] slotAltered = {false};
         TableMetadata shapes = mixedWorkloadShapes(slotAltered);
         BinlogBridge whole = new BinlogBridge(SchemaMapping.identity(), shapes);
@@ -232,11 +238,7 @@ class BinlogBridgeTest {
      */
     @Test
     void rowsOfATableWithoutAKeyCarryTheTablesKey() throws Exception {
-        Path binlog = temp.resolve("mixed-workload.000001.gz");
-        try (InputStream in = getClass().getResourceAsStream("/binlogs/mariadb-10.11/mixed-workload.000001.gz")) {
-            assertNotNull(in);
-            Files.copy(in, binlog);
-        }
+        Path binlog = mixedWorkloadLog();
         boolean[] slotAltered = {false}; // the log adds a column to mix1.slot mid-stream (MINIMAL metadata: by position)
         TableMetadata shapes = mixedWorkloadShapes(slotAltered);
         BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), shapes);
