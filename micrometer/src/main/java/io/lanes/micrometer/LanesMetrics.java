@@ -162,6 +162,9 @@ public final class LanesMetrics implements MeterBinder {
                 LanesStats::rows);
         counter("lanes.events.read", null, "LanesStats.events", "Binlog events of the transactions read.",
                 LanesStats::events);
+        counter("lanes.large.transactions", null, "LanesStats.largeTransactions",
+                "Transactions of rows at least lanes.large-transaction-bytes in the log: each ran alone and was "
+                        + "converted while its worker applied it.", LanesStats::largeTransactions);
         counter("lanes.source.read", "bytes", "LanesStats.sourceBytesRead",
                 "Source bytes consumed (decompressed bytes of .gz files; event bytes of a live stream).",
                 LanesStats::sourceBytesRead);
@@ -185,7 +188,8 @@ public final class LanesMetrics implements MeterBinder {
         gauge("lanes.queue.transactions", null, "EngineStats.queuedTransactions",
                 "Transactions dispatched and not yet committed.", s -> engine(s, EngineStats::queuedTransactions));
         gauge("lanes.queue", "bytes", "EngineStats.queuedBytes",
-                "Bytes of those transactions, counted against lanes.queue.budget-bytes.",
+                "Bytes of those transactions, counted against lanes.queue.budget-bytes: what they take in memory, "
+                        + "converted (estimated), or their size in the log when larger.",
                 s -> engine(s, EngineStats::queuedBytes));
         gauge("lanes.achieved.parallelism", null, "EngineStats.achievedParallelism",
                 "The average number of workers busy applying since the start.",
