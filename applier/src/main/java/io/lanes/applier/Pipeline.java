@@ -1,8 +1,8 @@
 package io.lanes.applier;
 
-import io.lanes.applier.internal.StreamedChanges;
 import io.lanes.applier.internal.StatementCounters;
 import io.lanes.applier.internal.StatementFilter;
+import io.lanes.applier.internal.StreamedChanges;
 import io.lanes.applier.schema.SchemaHistory;
 import io.lanes.applier.schema.SchemaHistoryStore;
 import io.lanes.binlog.BinlogTransaction;
