@@ -1,6 +1,7 @@
 package io.lanes.examples.cli;
 
 import io.lanes.applier.BinlogBridge;
+import io.lanes.applier.LanesConfig;
 import io.lanes.applier.SchemaMapping;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.schema.LogTableShapes;
@@ -125,6 +126,8 @@ public final class StatCommand implements Callable<Integer> {
         final TreeSet<String> tablesWithoutKeys = new TreeSet<>();
         final SchemaGroupFinder schemaGroups = new SchemaGroupFinder();
         long barriers;
+        /** Barriers among them that are transactions of rows of at least lanes.large-transaction-bytes. */
+        long largeTransactions;
 
         Stats(List<Path> files) {
             this.files = files;
@@ -152,6 +155,7 @@ public final class StatCommand implements Callable<Integer> {
             m.put("events_by_type", new LinkedHashMap<>(eventsByType));
             m.put("transactions", transactions);
             m.put("barriers", barriers);
+            m.put("large_transactions", largeTransactions);
             m.put("schemas", new ArrayList<>(schemas));
             m.put("tables", new ArrayList<>(tables));
             m.put("schema_groups", schemaGroups.groups());
@@ -188,8 +192,8 @@ public final class StatCommand implements Callable<Integer> {
             for (Map.Entry<String, Long> e : eventsByType.entrySet()) {
                 out.printf(Locale.ROOT, "  %-28s %,12d%n", e.getKey(), e.getValue());
             }
-            out.printf(Locale.ROOT, "transactions: %,d (%,d barriers: DDL, other statements and large transactions)%n",
-                    transactions, barriers);
+            out.printf(Locale.ROOT, "transactions: %,d (%,d barriers: %,d large transactions of rows, the rest DDL and"
+                    + " other statements)%n", transactions, barriers, largeTransactions);
             out.printf(Locale.ROOT, "schemas: %d %s%n", schemas.size(), schemas);
             out.printf(Locale.ROOT, "tables: %d %s%n", tables.size(), tables);
             out.printf(Locale.ROOT, "schema groups (written by the same transactions): %s%s%n", schemaGroups.groups(),
@@ -250,7 +254,7 @@ public final class StatCommand implements Callable<Integer> {
         LogTableShapes shapes = new LogTableShapes();
         BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), shapes);
         // as a JDBC target runs them with the shipped settings: large transactions alone
-        bridge.largeTransactionBytes(io.lanes.applier.LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES);
+        bridge.largeTransactionBytes(LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES);
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(verifyChecksums).build();
         TransactionAssembler assembler = new TransactionAssembler();
         try (BinlogReader reader = BinlogReader.open(files, options)) {
@@ -304,6 +308,9 @@ public final class StatCommand implements Callable<Integer> {
         st.rows.add(rowCount);
         if (txn.isBarrier()) {
             st.barriers++;
+            if (!t.isDdl() && !hasStatement(t) && t.sizeBytes() >= LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES) {
+                st.largeTransactions++;
+            }
         }
         st.add(txn);
         shapes.follow(txn.payload());

@@ -97,4 +97,30 @@ class StatCommandTest {
         assertEquals(1, r.code());
         assertTrue(r.err().contains("bad.000001") && r.err().contains("offset 0"), r.err());
     }
+
+    /**
+     * A transaction of rows of at least lanes.large-transaction-bytes runs alone, as a JDBC target runs it with the
+     * shipped settings; stat counts it among the barriers and says how many such there are. Logged by a real MariaDB.
+     */
+    @Test
+    void aLargeTransactionOfRowsIsABarrierAndCounted() throws Exception {
+        Path log;
+        try (io.lanes.binlog.testing.MariaDbServer server = io.lanes.binlog.testing.MariaDbServer.startWithBinlog()) {
+            server.sql("CREATE DATABASE st; USE st; CREATE TABLE st.t (id INT PRIMARY KEY, v VARCHAR(40)) ENGINE=InnoDB;"
+                    + "INSERT INTO st.t VALUES (0, 'small');"
+                    + "INSERT INTO st.t SELECT seq, REPEAT('v', 24) FROM seq_1_to_160000;"
+                    + "UPDATE st.t SET v = 'after' WHERE id = 0;");
+            server.sql("FLUSH BINARY LOGS");
+            log = server.copyBinlogFiles(temp.resolve("large")).get(0);
+        }
+        StatCommand.Stats s = StatCommand.analyse(List.of(log), true);
+        assertTrue(java.util.Collections.max(s.bytes) >= io.lanes.applier.LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES,
+                "the INSERT is large: " + s.bytes);
+        assertEquals(1, s.largeTransactions);
+        assertEquals(3, s.barriers, "CREATE DATABASE, CREATE TABLE and the large INSERT");
+        // Every policy runs the INSERT alone: the UPDATE of row 0 waits for it although it shares no key with it.
+        assertEquals(s.transactions, s.simulations.get("writeset").criticalPath());
+        Result json = DumpCommandTest.run("stat", "--json", log.toString());
+        assertTrue(json.out().get(0).contains("\"barriers\":3,\"large_transactions\":1"), json.out().get(0));
+    }
 }
