@@ -163,7 +163,8 @@ public final class BinlogBridge {
     /**
      * Converts a transaction of row changes only whose size in the log is at least {@code bytes} while a worker applies
      * it, not whole before it is queued: its payload's changes are a list that converts each row event's rows as it is
-     * iterated, on the iterating thread, and the transaction runs alone (its write keys are not computed). Memory then
+     * iterated, on the iterating thread, and the transaction has no write keys (they are not computed: the writeset
+     * scheduler runs it alone; the schema and logical-clock schedulers place it as any other). Memory then
      * follows the transaction's size in the log, not about twelve times it, and its worker starts applying at once.
      * For appliers that iterate the changes once per apply (the JDBC target's). 0 (the default): never. Call before the
      * first transaction.
@@ -337,13 +338,16 @@ public final class BinlogBridge {
 
     /**
      * A large transaction of row changes: each row event's column names and definition resolved now, in log order (so
-     * later DDL cannot change them), its rows counted, and converted only when a worker applies them. It runs alone, as
-     * its write keys are not computed: MySQL's writeset tracking likewise makes a transaction larger than its history
-     * wait for everything before it, and everything after it wait for it.
+     * later DDL cannot change them), its rows counted, and converted only when a worker applies them. Its write keys
+     * are not computed, so the writeset scheduler runs it alone (MySQL's writeset tracking likewise makes a transaction
+     * larger than its history wait for everything before it, and everything after it wait for it); the schema and
+     * logical-clock schedulers need none and place it by its schemas and clock. Not a barrier: the keyless child rows
+     * followed for cascades stay followed (its own rows are not looked at, which only a barrier would make moot).
      */
     private Transaction<SourceTransaction> streamed(BinlogTransaction t, String position) throws Exception {
         List<EventRows> segments = new ArrayList<>();
         ConstraintChecks checks = ConstraintChecks.ON;
+        boolean foreignKeyChecksOff = false;
         Instant commitTime = null;
         for (BinlogEvent e : t.events()) {
             if (e instanceof RowsEvent r) {
@@ -354,6 +358,7 @@ public final class BinlogBridge {
                         first = c;
                         checks = c;
                     }
+                    foreignKeyChecksOff |= !c.foreignKeys();
                 }
                 EventRows rows = eventRows(r, position, first);
                 if (rows != null) {
@@ -367,12 +372,15 @@ public final class BinlogBridge {
         SourceTransaction payload = new SourceTransaction(position, t.gtid() == null ? null : t.gtid().toString(),
                 commitTime, new StreamedChanges(position, segments));
         Transaction.Builder<SourceTransaction> b = Transaction.builder(payload).position(position)
-                .sizeBytes(Math.max(1, t.sizeBytes())).partitionKeys(t.schemas()).barrier(true);
+                .sizeBytes(Math.max(1, t.sizeBytes())).partitionKeys(t.schemas());
         LogicalClock clock = logicalClock(t);
         if (clock != null) {
             b.logicalClock(clock);
         }
-        parentsOfKeylessChildRows.clear(); // everything before it commits first, everything after starts after it
+        if (foreignKeyChecksOff && foreignKeyChecksOffRunsAlone) {
+            b.barrier(true); // as converted whole: the target turns the checks off for every session
+            parentsOfKeylessChildRows.clear();
+        }
         return b.build();
     }
 

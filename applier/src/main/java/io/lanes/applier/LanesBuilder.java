@@ -316,8 +316,10 @@ public final class LanesBuilder {
 
     /**
      * A transaction of row changes only whose size in the log is at least {@code bytes} is converted while its worker
-     * applies it, one row event at a time, rather than whole before it is queued; it runs alone (as MySQL's writeset
-     * tracking runs a transaction larger than its history after everything before it). Memory for it then follows its
+     * applies it, one row event at a time, rather than whole before it is queued. Its write keys are not computed, so
+     * the writeset scheduler runs it alone (as MySQL's writeset tracking runs a transaction larger than its history
+     * after everything before it); the schema and logical-clock schedulers place it as any other. Memory for it then
+     * follows its
      * size in the log rather than about twelve times it. JDBC targets only (a sink gets every transaction whole).
      * 0: never. Default {@link LanesConfig#DEFAULT_LARGE_TRANSACTION_BYTES}.
      */

@@ -271,7 +271,8 @@ public final class LanesConfig {
         LARGE_TRANSACTION_BYTES("lanes.large-transaction-bytes", "bytes >= 0",
                 String.valueOf(DEFAULT_LARGE_TRANSACTION_BYTES), "largeTransactionBytes(long)",
                 "A transaction of row changes only at least this large in the log is converted while its worker applies "
-                        + "it, one row event at a time, instead of whole before it is queued, and runs alone: memory "
+                        + "it, one row event at a time, instead of whole before it is queued, without write keys (the "
+                        + "writeset scheduler runs it alone): memory "
                         + "about its size in the log rather than about twelve times it. JDBC targets; 0: never."),
         WORKER_QUEUE_CAPACITY("lanes.queue.worker-capacity", "int >= 1", String.valueOf(DEFAULT_WORKER_QUEUE_CAPACITY),
                 "workerQueueCapacity(int)", "Transactions queued per worker before reading waits."),

@@ -157,8 +157,8 @@ class BinlogBridgeTest {
      * A large transaction's changes, converted while a worker applies them ({@link BinlogBridge#largeTransactionBytes}),
      * are the changes converted whole: every transaction of rows of the mixed log (MINIMAL row metadata, so the names
      * come from the definitions followed through its DDL) streamed, and converted only after the whole log was read,
-     * its ALTER TABLE included, against the same log converted in order. Each runs alone and is sized by its log bytes
-     * (what it holds while queued); converted whole, a transaction is sized by its converted rows instead.
+     * its ALTER TABLE included, against the same log converted in order. Each has no write keys and is sized by its log
+     * bytes (what it holds while queued); converted whole, a transaction is sized by its converted rows instead.
      */
     @Test
     void largeTransactionsConvertedLaterAreTheChangesConvertedWhole() throws Exception {
@@ -179,8 +179,11 @@ class BinlogBridgeTest {
                 Transaction<SourceTransaction> s = streaming.convert(t);
                 assertTrue(w.sizeBytes() >= t.sizeBytes(), w.position());
                 if (s.payload().changes() instanceof io.lanes.applier.internal.StreamedChanges) {
-                    assertTrue(s.isBarrier(), s.position());
+                    // no keys (the writeset scheduler runs it alone); its schemas and clock as converted whole
+                    assertEquals(w.isBarrier(), s.isBarrier(), s.position());
                     assertEquals(0, s.writeKeyCount(), s.position());
+                    assertEquals(w.partitionKeys(), s.partitionKeys(), s.position());
+                    assertEquals(w.logicalClock(), s.logicalClock(), s.position());
                     assertEquals(t.sizeBytes(), s.sizeBytes(), s.position());
                     expected.add(w.payload().changes());
                     streamed.add(s);

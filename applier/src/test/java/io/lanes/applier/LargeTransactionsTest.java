@@ -14,13 +14,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Large transactions ({@link LanesBuilder#largeTransactionBytes}) are converted while their worker applies them and run
- * alone. A real MariaDB logs them with its defaults for row metadata (MINIMAL: column names come from the log's DDL)
- * and MINIMAL row images (an UPDATE's after image holds the changed columns only, a DELETE's the key only): a bulk
+ * Large transactions ({@link LanesBuilder#largeTransactionBytes}) are converted while their worker applies them. A
+ * real MariaDB logs them with its defaults for row metadata (MINIMAL: column names come from the log's DDL) and
+ * MINIMAL row images (an UPDATE's after image holds the changed columns only, a DELETE's the key only): a bulk
  * INSERT, a bulk UPDATE, a transaction of a bulk DELETE and small changes of another table, and a bulk INSERT logged
- * with foreign key checks off (a change of the checks inside the streamed rows), between small transactions of other
- * sessions. Applied by the default scheduler with 4 workers into PostgreSQL and H2, with the threshold low enough for
- * the four and with streaming off: each run ends in the source's state, and only the first counts them as large.
+ * with foreign key checks off (a change of the checks inside the streamed rows), between small transactions. Applied
+ * with 4 workers into PostgreSQL and H2 by the default scheduler (which runs them alone: they have no write keys) and
+ * by the schema scheduler (which places them by schema as any other) with the threshold low enough for the four, and
+ * with streaming off: each run ends in the source's state, and only the first two count them as large.
  */
 class LargeTransactionsTest {
     private static final int ROWS = 30_000;
@@ -61,16 +62,38 @@ class LargeTransactionsTest {
             files = server.copyBinlogFiles(temp.resolve("log"));
         }
         assertEquals(ROWS - ROWS / 2, big.size());
-        for (long threshold : new long[] {16 << 10, 0}) {
+        // On H2, whose only switch for foreign key checks reaches every session, the one logged with them off runs
+        // alone under every scheduler, as when converted whole; the others carry no write keys and are no barriers.
+        BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), TableMetadata.none());
+        bridge.foreignKeyChecksOffRunsAlone(true);
+        bridge.largeTransactionBytes(16 << 10);
+        List<String> large = new java.util.ArrayList<>();
+        for (Path f : files) {
+            try (io.lanes.binlog.TransactionReader reader = io.lanes.binlog.TransactionReader.open(f)) {
+                for (io.lanes.binlog.BinlogTransaction t; (t = reader.next()) != null; ) {
+                    io.lanes.core.Transaction<SourceTransaction> c = bridge.convert(t);
+                    if (c.payload().changes() instanceof io.lanes.applier.internal.StreamedChanges) {
+                        RowChange first = (RowChange) c.payload().changes().stream()
+                                .filter(RowChange.class::isInstance).findFirst().orElseThrow();
+                        large.add(first.table().table() + (c.isBarrier() ? " alone" : "") + " keys "
+                                + c.writeKeyCount());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of("big keys 0", "big keys 0", "big keys 0", "child alone keys 0"), large);
+        for (String run : List.of("writeset/16384", "schema/16384", "writeset/0")) {
+            String scheduler = run.substring(0, run.indexOf('/'));
+            long threshold = Long.parseLong(run.substring(run.indexOf('/') + 1));
             for (TestTarget target : List.of(TestTarget.postgres(), TestTarget.h2())) {
                 try (target) {
                     target.dropOnClose(db);
                     String ck = target.newSchema("ck");
                     String user = target.dialect().kind() == Dialect.Kind.POSTGRESQL ? "postgres" : null;
-                    String what = "threshold " + threshold + " " + target;
+                    String what = scheduler + ", threshold " + threshold + " " + target;
                     LanesStats stats;
                     try (Lanes lanes = Lanes.builder().source(files).target(target.url()).targetUser(user)
-                            .pipeline("large").checkpointTable(ck, "lanes_checkpoint").workers(4)
+                            .pipeline("large").checkpointTable(ck, "lanes_checkpoint").scheduler(scheduler).workers(4)
                             .largeTransactionBytes(threshold).build()) {
                         lanes.start();
                         assertTrue(lanes.awaitCaughtUp(Duration.ofMinutes(3)), what);

@@ -61,8 +61,9 @@ import picocli.CommandLine.Parameters;
             "                 point, so a bulk transaction costs parallelism. writeset is also reported with an unbounded",
             "                 history, labelled as such: not a shipped setting, it shows what the history size costs.",
             "",
-            "DDL and other statements are barriers under every policy, as the engine runs them, and so are transactions",
-            "of rows of at least 4 MiB (lanes.large-transaction-bytes, as a JDBC target runs them). Row keys are extracted",
+            "DDL and other statements are barriers under every policy, as the engine runs them. Transactions of rows of",
+            "at least 4 MiB (lanes.large-transaction-bytes) get no row keys, as a JDBC target runs them: writeset runs them",
+            "alone, the other policies place them as any other transaction. Row keys are extracted",
             "by the same bridge the engine uses; table keys come from CREATE/ALTER TABLE statements in the log itself or",
             "from binlog_row_metadata=FULL primary keys; when neither describes a table, writeset is reported unknown.",
             "",
@@ -126,7 +127,7 @@ public final class StatCommand implements Callable<Integer> {
         final TreeSet<String> tablesWithoutKeys = new TreeSet<>();
         final SchemaGroupFinder schemaGroups = new SchemaGroupFinder();
         long barriers;
-        /** Barriers among them that are transactions of rows of at least lanes.large-transaction-bytes. */
+        /** Transactions of rows of at least lanes.large-transaction-bytes: no row keys (writeset runs them alone). */
         long largeTransactions;
 
         Stats(List<Path> files) {
@@ -192,8 +193,8 @@ public final class StatCommand implements Callable<Integer> {
             for (Map.Entry<String, Long> e : eventsByType.entrySet()) {
                 out.printf(Locale.ROOT, "  %-28s %,12d%n", e.getKey(), e.getValue());
             }
-            out.printf(Locale.ROOT, "transactions: %,d (%,d barriers: %,d large transactions of rows, the rest DDL and"
-                    + " other statements)%n", transactions, barriers, largeTransactions);
+            out.printf(Locale.ROOT, "transactions: %,d (%,d barriers: DDL and other statements; %,d large transactions of"
+                    + " rows, alone under writeset)%n", transactions, barriers, largeTransactions);
             out.printf(Locale.ROOT, "schemas: %d %s%n", schemas.size(), schemas);
             out.printf(Locale.ROOT, "tables: %d %s%n", tables.size(), tables);
             out.printf(Locale.ROOT, "schema groups (written by the same transactions): %s%s%n", schemaGroups.groups(),
@@ -253,7 +254,7 @@ public final class StatCommand implements Callable<Integer> {
         Stats st = new Stats(files);
         LogTableShapes shapes = new LogTableShapes();
         BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), shapes);
-        // as a JDBC target runs them with the shipped settings: large transactions alone
+        // as a JDBC target runs them with the shipped settings: large transactions without row keys
         bridge.largeTransactionBytes(LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES);
         BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(verifyChecksums).build();
         TransactionAssembler assembler = new TransactionAssembler();
@@ -308,9 +309,8 @@ public final class StatCommand implements Callable<Integer> {
         st.rows.add(rowCount);
         if (txn.isBarrier()) {
             st.barriers++;
-            if (!t.isDdl() && !hasStatement(t) && t.sizeBytes() >= LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES) {
-                st.largeTransactions++;
-            }
+        } else if (!hasStatement(t) && t.sizeBytes() >= LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES) {
+            st.largeTransactions++;
         }
         st.add(txn);
         shapes.follow(txn.payload());
