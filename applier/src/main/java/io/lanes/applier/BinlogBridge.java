@@ -259,7 +259,7 @@ public final class BinlogBridge {
         Map<String, Object> userVariables = new LinkedHashMap<>();
         for (BinlogEvent e : t.events()) {
             if (e instanceof QueryEvent q) {
-                if (q.isBegin() || q.isCommit() || q.isXaPrepare() || q.sql().regionMatches(true, 0, "XA ", 0, 3)) {
+                if (isTransactionControl(q)) {
                     continue;
                 }
                 SessionVariables vars = insertId == null && lastInsertId == null && rand == null && userVariables.isEmpty()
@@ -322,14 +322,18 @@ public final class BinlogBridge {
         return b.build();
     }
 
+    /** BEGIN, COMMIT or an XA statement: the transaction's frame, not a change to apply. */
+    private static boolean isTransactionControl(QueryEvent q) {
+        return q.isBegin() || q.isCommit() || q.isXaPrepare() || q.sql().regionMatches(true, 0, "XA ", 0, 3);
+    }
+
     /** Whether the transaction changes rows only: no DDL, no other statement logged as text. */
     private static boolean rowsOnly(BinlogTransaction t) {
         if (t.isDdl()) {
             return false;
         }
         for (BinlogEvent e : t.events()) {
-            if (e instanceof QueryEvent q && !(q.isBegin() || q.isCommit() || q.isXaPrepare()
-                    || q.sql().regionMatches(true, 0, "XA ", 0, 3))) {
+            if (e instanceof QueryEvent q && !isTransactionControl(q)) {
                 return false;
             }
         }

@@ -313,7 +313,10 @@ public final class StatCommand implements Callable<Integer> {
             st.largeTransactions++;
         }
         st.add(txn);
-        shapes.follow(txn.payload());
+        if (t.isDdl() || hasStatement(t)) {
+            // only statements change definitions; following a large transaction's rows would convert them again
+            shapes.follow(txn.payload());
+        }
     }
 
     private static boolean hasStatement(BinlogTransaction t) {
