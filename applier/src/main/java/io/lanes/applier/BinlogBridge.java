@@ -5,6 +5,7 @@ import io.lanes.applier.ddl.SessionVariables;
 import io.lanes.applier.ddl.SourceStatement;
 import io.lanes.applier.internal.GtidState;
 import io.lanes.applier.internal.StatementFilter;
+import io.lanes.applier.internal.HeapEstimate;
 import io.lanes.applier.internal.StreamedChanges;
 import io.lanes.applier.internal.WriteKeyHasher;
 import io.lanes.applier.internal.WriteKeySet;
@@ -499,7 +500,7 @@ public final class BinlogBridge {
             changes.add(change);
             RowImage before = change.before();
             RowImage after = change.after();
-            convertedBytes += 24 + heapBytes(before) + heapBytes(after);
+            convertedBytes += 24 + HeapEstimate.of(before) + HeapEstimate.of(after);
             if (!parentsOfKeylessChildRows.isEmpty() && !cascadesToUnknownChildRows) {
                 cascadesToUnknownChildRows = mayCascade(asParent, r.kind(), after);
             }
@@ -513,35 +514,6 @@ public final class BinlogBridge {
             }
         }
         return usable;
-    }
-
-    /**
-     * About the heap a row image takes with 64-bit references compressed (the JVM's default below 32 GiB of heap): the
-     * image, its values array and its column list, and each value. An estimate for the queue budget, not an account.
-     */
-    static long heapBytes(RowImage image) {
-        if (image == null) {
-            return 0;
-        }
-        Object[] values = image.values();
-        long bytes = 64 + 8L * values.length;
-        for (Object v : values) {
-            if (v == null || v instanceof Boolean) {
-                continue;
-            }
-            if (v instanceof String text) {
-                bytes += 40 + text.length();
-            } else if (v instanceof byte[] raw) {
-                bytes += 16 + raw.length;
-            } else if (v instanceof Integer || v instanceof Short || v instanceof Byte || v instanceof Float) {
-                bytes += 16;
-            } else if (v instanceof Long || v instanceof Double) {
-                bytes += 24;
-            } else {
-                bytes += 64; // decimals, big integers, temporal values, JSON, ENUM/SET values
-            }
-        }
-        return bytes;
     }
 
     /**

@@ -59,7 +59,7 @@ final class FileSource implements Source {
         // The events themselves rather than a TransactionReader: the PREVIOUS_GTIDS event (MySQL) or GTID_LIST event
         // (MariaDB) at the start of each file, outside any transaction, gives the GTID state the server's history before
         // the file.
-        TransactionAssembler assembler = new TransactionAssembler();
+        TransactionAssembler assembler = new TransactionAssembler(options);
         SourceOrderGuard order = new SourceOrderGuard();
         try (BinlogReader in = BinlogReader.open(files, options)) {
             BinlogEvent event;

@@ -54,6 +54,8 @@ public final class LanesBuilder {
     io.lanes.applier.sink.TransactionSink transactionSink;
     Path sinkCheckpointDirectory;
     Path sourceSchemaFile;
+    Path spillDirectory;
+    long spillThresholdBytes = -1;
     CheckpointStore sinkCheckpoints;
     TableMetadata sinkMetadata;
     SchedulerKind schedulerKind = LanesConfig.DEFAULT_SCHEDULER;
@@ -319,15 +321,38 @@ public final class LanesBuilder {
      * applies it, one row event at a time, rather than whole before it is queued. Its write keys are not computed, so
      * the writeset scheduler runs it alone (as MySQL's writeset tracking runs a transaction larger than its history
      * after everything before it); the schema and logical-clock schedulers place it as any other. Memory for it then
-     * follows its
-     * size in the log rather than about twelve times it. JDBC targets only (a sink gets every transaction whole).
-     * 0: never. Default {@link LanesConfig#DEFAULT_LARGE_TRANSACTION_BYTES}.
+     * follows its size in the log rather than about twelve times it. JDBC targets only (a sink gets every transaction
+     * whole). 0: never. Default {@link LanesConfig#DEFAULT_LARGE_TRANSACTION_BYTES}.
      */
     public LanesBuilder largeTransactionBytes(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException(Option.LARGE_TRANSACTION_BYTES.key() + " must be >= 0: " + bytes);
         }
         this.largeTransactionBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Bytes of row images a transaction being read keeps in the heap: the images of its later row events wait in a
+     * temporary file ({@link #spillDirectory}) until its worker converts them, for every target. 0: never. Default: an
+     * eighth of the maximum heap, at least {@link #largeTransactionBytes} (0 when that is 0):
+     * {@link LanesConfig#spillThresholdBytes(long)}.
+     */
+    public LanesBuilder spillThresholdBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException(Option.SPILL_THRESHOLD_BYTES.key() + " must be >= 0: " + bytes);
+        }
+        this.spillThresholdBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Where the row images of a transaction beyond {@link #spillThresholdBytes} wait while it is read and queued: a
+     * file per such transaction, unlinked as soon as it is open where the platform allows (POSIX), closed once the
+     * transaction's events are unreachable. Null (the default): the JVM's temporary directory.
+     */
+    public LanesBuilder spillDirectory(Path directory) {
+        this.spillDirectory = directory;
         return this;
     }
 
@@ -598,6 +623,8 @@ public final class LanesBuilder {
                     });
                     case TRIGGERS -> triggers(io.lanes.applier.ddl.StatementPolicy.Triggers.parse(value));
                     case SOURCE_SCHEMA_FILE -> sourceSchemaFile(Path.of(value));
+                    case SPILL_DIRECTORY -> spillDirectory(Path.of(value));
+                    case SPILL_THRESHOLD_BYTES -> spillThresholdBytes(Long.parseLong(value));
                     case COLLATION_MAP -> collationMap(io.lanes.applier.jdbc.CollationMap.parse(list(value)));
                 }
             } catch (RuntimeException e) {

@@ -274,6 +274,16 @@ public final class LanesConfig {
                         + "it, one row event at a time, instead of whole before it is queued, without write keys (the "
                         + "writeset scheduler runs it alone): memory "
                         + "about its size in the log rather than about twelve times it. JDBC targets; 0: never."),
+        SPILL_THRESHOLD_BYTES("lanes.spill-threshold-bytes", "bytes >= 0",
+                "(an eighth of the heap, at least lanes.large-transaction-bytes; 0 when that is 0)",
+                "spillThresholdBytes(long)", "Bytes of row images a transaction being read keeps in the heap: the "
+                        + "images of its later row events wait in a temporary file (lanes.spill-directory) until its "
+                        + "worker converts them, so a transaction of any size takes about this much heap while it is "
+                        + "read and queued. Every target. 0: never."),
+        SPILL_DIRECTORY("lanes.spill-directory", "path", "(the JVM's temporary directory)", "spillDirectory(Path)",
+                "Where the row images of a transaction beyond lanes.spill-threshold-bytes wait: one file per such "
+                        + "transaction, as large as its rows in the log, unlinked as soon as it is open (POSIX), so "
+                        + "that a crash leaves nothing, and closed once the transaction is applied."),
         WORKER_QUEUE_CAPACITY("lanes.queue.worker-capacity", "int >= 1", String.valueOf(DEFAULT_WORKER_QUEUE_CAPACITY),
                 "workerQueueCapacity(int)", "Transactions queued per worker before reading waits."),
         RETRIES("lanes.retries", "int >= 0", String.valueOf(DEFAULT_RETRIES), "retries(int)",
@@ -419,6 +429,9 @@ public final class LanesConfig {
     final io.lanes.applier.sink.TransactionSink transactionSink;
     final Path sinkCheckpointDirectory;
     final Path sourceSchemaFile;
+    final Path spillDirectory;
+    /** -1: {@link #spillThresholdBytes(long) by the heap}. */
+    final long spillThresholdBytes;
     final CheckpointStore sinkCheckpoints;
     final TableMetadata sinkMetadata;
     final SchedulerKind schedulerKind;
@@ -458,6 +471,8 @@ public final class LanesConfig {
         transactionSink = b.transactionSink;
         sinkCheckpointDirectory = b.sinkCheckpointDirectory;
         sourceSchemaFile = b.sourceSchemaFile;
+        spillDirectory = b.spillDirectory;
+        spillThresholdBytes = b.spillThresholdBytes;
         sinkCheckpoints = b.sinkCheckpoints;
         sinkMetadata = b.sinkMetadata;
         schedulerKind = b.schedulerKind;
@@ -623,6 +638,24 @@ public final class LanesConfig {
         return errorPolicy;
     }
 
+    /**
+     * {@link Option#SPILL_THRESHOLD_BYTES} in a JVM whose maximum heap is {@code maxHeapBytes}: as set, or by default
+     * an eighth of the heap and at least {@link #largeTransactionBytes()} (0 when that is 0: a transaction converted
+     * whole takes some twelve times its row images anyway). Writing images a large heap could hold to a file and reading
+     * them back cost about 4% of a 430 MB transaction's apply (docs/concepts.md, "Large transactions").
+     */
+    public long spillThresholdBytes(long maxHeapBytes) {
+        if (spillThresholdBytes >= 0) {
+            return spillThresholdBytes;
+        }
+        return largeTransactionBytes == 0 ? 0 : Math.max(largeTransactionBytes, maxHeapBytes / 8);
+    }
+
+    /** Where large transactions' row images wait ({@link Option#SPILL_DIRECTORY}); null: the JVM's temporary one. */
+    public Path spillDirectory() {
+        return spillDirectory;
+    }
+
     /** The schema file seeding the schema history ({@link Option#SOURCE_SCHEMA_FILE}), or null. */
     public Path sourceSchemaFile() {
         return sourceSchemaFile;
@@ -715,6 +748,12 @@ public final class LanesConfig {
         parts.add("writesetRun=" + writesetRun);
         parts.add("applyDelay=" + applyDelay);
         parts.add("largeTransactionBytes=" + largeTransactionBytes);
+        if (spillThresholdBytes >= 0) {
+            parts.add("spillThresholdBytes=" + spillThresholdBytes);
+        }
+        if (spillDirectory != null) {
+            parts.add("spillDirectory=" + spillDirectory);
+        }
         parts.add("pipeline=" + pipeline);
         parts.add("checkpointTable=" + checkpointSchema + "." + checkpointTable);
         return "LanesConfig" + parts;

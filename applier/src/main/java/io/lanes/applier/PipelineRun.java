@@ -49,7 +49,9 @@ final class PipelineRun {
         this.recoveryPoint = rp;
         this.history = history;
         this.historyRestored = historyRestored;
-        BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(config.verifyChecksums).build();
+        BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(config.verifyChecksums)
+                .spillThresholdBytes(config.spillThresholdBytes(Runtime.getRuntime().maxMemory()))
+                .spillDirectory(config.spillDirectory).build();
         this.source = config.sourceClient == null ? new FileSource(config.sourceFiles, options)
                 : new LiveSource(config.sourceClient, config.sourceStart, options, config.sourceStatusInterval,
                         target.mapping(), !historyRestored);

@@ -40,7 +40,8 @@ public final class ServerStream implements AutoCloseable {
     private final BinlogBridge bridge;
     private final StartPosition start;
     private final StartPrefix prefix;
-    private final TransactionAssembler assembler = new TransactionAssembler();
+    /** Made by {@link #start}, with its options' spill settings. */
+    private TransactionAssembler assembler = new TransactionAssembler();
     /** Complete transactions not yet handed out: those before the start first, as they came first. */
     private final ArrayDeque<BinlogTransaction> beforeStartPending = new ArrayDeque<>();
     private final ArrayDeque<BinlogTransaction> pending = new ArrayDeque<>();
@@ -99,6 +100,7 @@ public final class ServerStream implements AutoCloseable {
     public ServerInfo start(BinlogReaderOptions options) {
         atConnect = client.start();
         decoder = client.newDecoderForDelivered(options);
+        assembler = new TransactionAssembler(options);
         connectEnd = CatchUpTarget.of(atConnect);
         if (atConnect != null && atConnect.mariaDb() && start instanceof StartPosition.FilePosition
                 && atConnect.startGtidPosition() != null) {

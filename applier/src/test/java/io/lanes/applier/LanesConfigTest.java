@@ -53,6 +53,19 @@ class LanesConfigTest {
     }
 
     @Test
+    void theSpillThresholdFollowsTheHeapAndTheLargeTransactionSize() {
+        LanesConfig c = minimal().buildConfig();
+        long large = LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES;
+        assertEquals(large, c.spillThresholdBytes(16L << 20), "a small heap: the large-transaction size");
+        assertEquals(32L << 20, c.spillThresholdBytes(256L << 20), "an eighth of 256 MiB");
+        assertEquals(768L << 20, c.spillThresholdBytes(6L << 30), "an eighth of 6 GiB");
+        assertEquals(0, minimal().largeTransactionBytes(0).buildConfig().spillThresholdBytes(6L << 30),
+                "transactions converted whole: nothing spilled");
+        assertEquals(8192, minimal().spillThresholdBytes(8192).buildConfig().spillThresholdBytes(6L << 30));
+        assertEquals(0, minimal().spillThresholdBytes(0).buildConfig().spillThresholdBytes(64L << 20));
+    }
+
+    @Test
     void theEngineSettingsCarryThePipelinesKnobsAndTheEnginesDefaultsForTheRest() {
         Properties p = new Properties();
         p.setProperty("lanes.source.files", "a.000001");
@@ -139,6 +152,8 @@ class LanesConfigTest {
         p.setProperty("lanes.metrics.bind-address", "0.0.0.0");
         p.setProperty("lanes.progress.interval-seconds", "30");
         p.setProperty("lanes.large-transaction-bytes", "65536");
+        p.setProperty("lanes.spill-directory", "/var/tmp/lanes-spill");
+        p.setProperty("lanes.spill-threshold-bytes", "1048576");
         p.setProperty("unrelated.key", "ignored");
         LanesConfig c = LanesConfig.fromProperties(p);
         assertEquals(java.util.List.of(Path.of("x/a.000001"), Path.of("x/a.000002.gz")), c.sourceFiles());
@@ -171,6 +186,8 @@ class LanesConfigTest {
         assertFalse(engine.commitOrderDeadlockDetection());
         assertEquals(Duration.ofSeconds(90), c.applyDelay());
         assertEquals(65536, c.largeTransactionBytes());
+        assertEquals(java.nio.file.Path.of("/var/tmp/lanes-spill"), c.spillDirectory());
+        assertEquals(1 << 20, c.spillThresholdBytes(8L << 30), "as set, whatever the heap");
         assertEquals(9404, c.metricsPort());
         assertEquals("0.0.0.0", c.metricsBindAddress());
         assertEquals(Duration.ofSeconds(30), c.progressInterval());

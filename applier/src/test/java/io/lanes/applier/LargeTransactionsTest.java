@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lanes.applier.jdbc.Dialect;
 import io.lanes.applier.testing.TestTarget;
+import io.lanes.binlog.BinlogReaderOptions;
+import io.lanes.binlog.BinlogTransaction;
+import io.lanes.binlog.RowsEvent;
+import io.lanes.binlog.TransactionReader;
 import io.lanes.binlog.testing.MariaDbServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with foreign key checks off (a change of the checks inside the streamed rows), between small transactions. Applied
  * with 4 workers into PostgreSQL and H2 by the default scheduler (which runs them alone: they have no write keys) and
  * by the schema scheduler (which places them by schema as any other) with the threshold low enough for the four, and
- * with streaming off: each run ends in the source's state, and only the first two count them as large.
+ * with streaming off: each run ends in the source's state, and only the first two count them as large. A second test
+ * applies a transaction larger than the heap in a JVM of 64 MiB: its row images wait in a spill file.
  */
 class LargeTransactionsTest {
     private static final int ROWS = 30_000;
@@ -68,20 +73,23 @@ class LargeTransactionsTest {
         bridge.foreignKeyChecksOffRunsAlone(true);
         bridge.largeTransactionBytes(16 << 10);
         List<String> large = new java.util.ArrayList<>();
-        for (Path f : files) {
-            try (io.lanes.binlog.TransactionReader reader = io.lanes.binlog.TransactionReader.open(f)) {
-                for (io.lanes.binlog.BinlogTransaction t; (t = reader.next()) != null; ) {
-                    io.lanes.core.Transaction<SourceTransaction> c = bridge.convert(t);
-                    if (c.payload().changes() instanceof io.lanes.applier.internal.StreamedChanges) {
-                        RowChange first = (RowChange) c.payload().changes().stream()
-                                .filter(RowChange.class::isInstance).findFirst().orElseThrow();
-                        large.add(first.table().table() + (c.isBarrier() ? " alone" : "") + " keys "
-                                + c.writeKeyCount());
-                    }
+        // As the pipeline reads them: the row images beyond the threshold wait in a temporary file.
+        BinlogReaderOptions spilling = BinlogReaderOptions.builder().spillThresholdBytes(16 << 10)
+                .spillDirectory(temp).build();
+        try (TransactionReader reader = TransactionReader.open(files, spilling)) {
+            for (BinlogTransaction t; (t = reader.next()) != null; ) {
+                boolean onDisk = t.rowsEvents().stream().anyMatch(RowsEvent::rowsOnDisk);
+                io.lanes.core.Transaction<SourceTransaction> c = bridge.convert(t);
+                if (c.payload().changes() instanceof io.lanes.applier.internal.StreamedChanges) {
+                    RowChange first = (RowChange) c.payload().changes().stream()
+                            .filter(RowChange.class::isInstance).findFirst().orElseThrow();
+                    large.add(first.table().table() + (c.isBarrier() ? " alone" : "") + " keys "
+                            + c.writeKeyCount() + (onDisk ? " spilled" : ""));
                 }
             }
         }
-        assertEquals(List.of("big keys 0", "big keys 0", "big keys 0", "child alone keys 0"), large);
+        assertEquals(List.of("big keys 0 spilled", "big keys 0 spilled", "big keys 0 spilled",
+                "child alone keys 0 spilled"), large);
         for (String run : List.of("writeset/16384", "schema/16384", "writeset/0")) {
             String scheduler = run.substring(0, run.indexOf('/'));
             long threshold = Long.parseLong(run.substring(run.indexOf('/') + 1));
@@ -94,7 +102,7 @@ class LargeTransactionsTest {
                     LanesStats stats;
                     try (Lanes lanes = Lanes.builder().source(files).target(target.url()).targetUser(user)
                             .pipeline("large").checkpointTable(ck, "lanes_checkpoint").scheduler(scheduler).workers(4)
-                            .largeTransactionBytes(threshold).build()) {
+                            .largeTransactionBytes(threshold).spillThresholdBytes(threshold).build()) {
                         lanes.start();
                         assertTrue(lanes.awaitCaughtUp(Duration.ofMinutes(3)), what);
                         lanes.stop();
@@ -110,6 +118,64 @@ class LargeTransactionsTest {
                     assertEquals(child, target.rows("SELECT COUNT(*), SUM(big_id) FROM " + q + ".child"), what);
                 }
             }
+        }
+    }
+
+    /**
+     * A transaction larger than the heap: a real MariaDB's INSERT of 240,000 rows of 300 bytes (some 75 MB of log)
+     * applied into PostgreSQL by a JVM of 64 MiB with the shipped settings. Its row images beyond the first 4 MiB wait
+     * in a spill file and its rows are converted while applied, some thousands at a time, so the run ends in the
+     * source's state; a reader that held the transaction's events whole ran out of heap.
+     */
+    @Test
+    void aTransactionLargerThanTheHeapIsAppliedInASmallHeap() throws Exception {
+        String db = "heap_" + ProcessHandle.current().pid();
+        int rows = 240_000;
+        List<Path> files;
+        List<String> expected;
+        try (MariaDbServer server = MariaDbServer.startWithBinlog()) {
+            server.sql("CREATE DATABASE " + db + "; USE " + db + ";"
+                    + "CREATE TABLE wide (id INT PRIMARY KEY, pad VARCHAR(300) NOT NULL) ENGINE=InnoDB;"
+                    + "INSERT INTO wide SELECT seq, CONCAT(seq, ':', REPEAT(CHAR(97 + seq % 26), 290)) FROM seq_1_to_"
+                    + rows + ";"
+                    + "UPDATE wide SET pad = 'small' WHERE id = 7;");
+            expected = new java.util.ArrayList<>(lines(server.sql("SELECT COUNT(*), SUM(LENGTH(pad)), MIN(id), MAX(id)"
+                    + " FROM " + db + ".wide")));
+            expected.addAll(lines(server.sql("SELECT pad FROM " + db + ".wide WHERE id IN (7, 8, " + rows
+                    + ") ORDER BY id")));
+            server.sql("FLUSH BINARY LOGS");
+            files = server.copyBinlogFiles(temp.resolve("log"));
+        }
+        long logBytes = 0;
+        for (Path f : files) {
+            logBytes += java.nio.file.Files.size(f);
+        }
+        assertTrue(logBytes > 64L << 20, "more than the heap: the log holds " + logBytes + " bytes");
+        Path spill = java.nio.file.Files.createDirectories(temp.resolve("spill"));
+        try (TestTarget target = TestTarget.postgres()) {
+            target.dropOnClose(db);
+            String ck = target.newSchema("ck");
+            List<String> command = new java.util.ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                    "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
+                    io.lanes.applier.testing.SmallHeapApplyMain.class.getName(), target.url(), "postgres", ck,
+                    spill.toString()));
+            files.forEach(f -> command.add(f.toString()));
+            Path log = temp.resolve("child.log");
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            assertTrue(p.waitFor(6, java.util.concurrent.TimeUnit.MINUTES), "the child did not finish");
+            String output = java.nio.file.Files.readString(log);
+            String tail = output.substring(Math.max(0, output.length() - 4000));
+            assertEquals(0, p.exitValue(), tail);
+            assertTrue(output.contains("DONE large=1 "), tail);
+            String q = target.dialect().quoteIdentifier(db);
+            List<String> actual = new java.util.ArrayList<>(target.rows("SELECT COUNT(*), SUM(LENGTH(pad)), MIN(id), "
+                    + "MAX(id) FROM " + q + ".wide"));
+            actual.addAll(target.rows("SELECT pad FROM " + q + ".wide WHERE id IN (7, 8, " + rows + ") ORDER BY id"));
+            assertEquals(expected, actual);
+        }
+        try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spill)) {
+            assertEquals(List.of(), left.toList(), "no spill file is left");
         }
     }
 

@@ -1,5 +1,8 @@
 package io.lanes.binlog;
 
+import io.lanes.binlog.internal.SpillFile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
@@ -13,6 +16,10 @@ import java.util.List;
  * {@link #rows()} materialises every image, {@link #cursor()} walks the rows one at a time and decodes only the columns
  * asked for. Both need the event's {@link #tableMap()}; an event whose TABLE_MAP was not seen (a stream started in the
  * middle of a transaction) still decodes, but reading its rows is a {@link BinlogFormatException}.
+ *
+ * <p>The row images of a large transaction's later events may live in a temporary file instead
+ * ({@link #rowsOnDisk()}, {@link BinlogReaderOptions.Builder#spillThresholdBytes}): each cursor then reads the event's
+ * bytes back, and the heap holds only the event's description while the transaction is queued.
  *
  * <p>Immutable and thread-safe; each {@link #cursor()} belongs to one thread.
  */
@@ -46,6 +53,11 @@ public final class RowsEvent implements BinlogEvent {
     private final long rowDataOffset;
     /** What cursors derive from the columns and bitmaps: from the decoder (shared), or made on first use. */
     private RowShape shape;
+    /** Where the row images are when {@link #rowData} is null. */
+    private final SpillFile spill;
+    private final long spillOffset;
+    /** The rows counted before the images went to {@link #spill}; -1 when they could not be (reading them throws). */
+    private final int spilledRowCount;
 
     /** For decoders; applications receive these from a {@link BinlogReader} or {@link BinlogEventDecoder}. */
     public RowsEvent(EventHeader header, Kind kind, int version, boolean compressed, long tableId, int flags,
@@ -81,6 +93,56 @@ public final class RowsEvent implements BinlogEvent {
         this.rowDataLength = rowDataLength;
         this.source = source;
         this.rowDataOffset = rowDataOffset;
+        this.spill = null;
+        this.spillOffset = 0;
+        this.spilledRowCount = -1;
+    }
+
+    /** {@code e} with its row images at {@code offset} of {@code spill}. */
+    private RowsEvent(RowsEvent e, SpillFile spill, long offset, int rowCount) {
+        this.shape = e.shape;
+        this.header = e.header;
+        this.kind = e.kind;
+        this.version = e.version;
+        this.compressed = e.compressed;
+        this.tableId = e.tableId;
+        this.flags = e.flags;
+        this.extraData = e.extraData;
+        this.columnCount = e.columnCount;
+        this.columnsBefore = e.columnsBefore;
+        this.columnsAfter = e.columnsAfter;
+        this.tableMap = e.tableMap;
+        this.rowData = null;
+        this.rowDataStart = 0;
+        this.rowDataLength = e.rowDataLength;
+        this.source = e.source;
+        this.rowDataOffset = e.rowDataOffset;
+        this.spill = spill;
+        this.spillOffset = offset;
+        this.spilledRowCount = rowCount;
+    }
+
+    /**
+     * This event with its row images appended to {@code file} (by the assembling thread, before the event is handed on):
+     * its rows are counted first, which walks their framing while the bytes are at hand.
+     */
+    RowsEvent spilledTo(SpillFile file) throws IOException {
+        if (spill != null) {
+            return this;
+        }
+        int rows;
+        try {
+            rows = rowCount();
+        } catch (BinlogFormatException e) {
+            rows = -1; // reading the rows throws again, where a caller asks for them
+        }
+        long at = file.append(rowData, rowDataStart, rowDataLength);
+        return new RowsEvent(this, file, at, rows);
+    }
+
+    /** Whether the row images were moved to a temporary file while their transaction was assembled. */
+    public boolean rowsOnDisk() {
+        return spill != null;
     }
 
     @Override
@@ -183,7 +245,22 @@ public final class RowsEvent implements BinlogEvent {
             s = RowShape.of(null, tableMap.columns(), columnsBefore, columnsAfter);
             shape = s;
         }
-        return new RowCursor(this, rowData, rowDataStart, rowDataStart + rowDataLength, source, rowDataOffset, s);
+        byte[] data = rowData;
+        int start = rowDataStart;
+        if (data == null) {
+            data = spilledBytes();
+            start = 0;
+        }
+        return new RowCursor(this, data, start, start + rowDataLength, source, rowDataOffset, s);
+    }
+
+    private byte[] spilledBytes() {
+        try {
+            return spill.read(spillOffset, rowDataLength);
+        } catch (UncheckedIOException e) {
+            throw new BinlogFormatException(source, header.position(), "the row images held in the temporary file "
+                    + spill.path() + " cannot be read back: " + e.getCause().getMessage(), e);
+        }
     }
 
     /** Whether this event came out of a TRANSACTION_PAYLOAD (its errors then name the payload event's position). */
@@ -213,6 +290,9 @@ public final class RowsEvent implements BinlogEvent {
 
     /** Counts the rows without materialising values. */
     public int rowCount() {
+        if (spilledRowCount >= 0) {
+            return spilledRowCount;
+        }
         RowCursor c = cursor();
         int n = 0;
         while (c.next()) {

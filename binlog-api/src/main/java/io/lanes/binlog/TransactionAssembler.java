@@ -1,6 +1,9 @@
 package io.lanes.binlog;
 
 import io.lanes.binlog.gtid.Gtid;
+import io.lanes.binlog.internal.SpillFile;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,12 +14,30 @@ import java.util.List;
  * replication consumer drives one over decoded network events. The grouping rules are described on
  * {@link TransactionReader}.
  *
+ * <p>A large transaction: with {@link BinlogReaderOptions#spillThresholdBytes()} set, once the open transaction holds
+ * that many bytes of row images, the images of its later row events go to a temporary file of its own and the events
+ * keep only their descriptions ({@link RowsEvent#rowsOnDisk()}); their rows are counted as they go, which checks their
+ * framing. A transaction dropped before it ends has its file removed at once.
+ *
  * <p>Not thread-safe: one assembler belongs to the thread that feeds it. The transactions it returns are immutable.
  */
 public final class TransactionAssembler {
     private final ArrayDeque<BinlogTransaction> completed = new ArrayDeque<>();
+    private final long spillThresholdBytes;
+    private final Path spillDirectory;
     private Builder current;
     private long dropped;
+
+    /** An assembler that holds every transaction in the heap. */
+    public TransactionAssembler() {
+        this(BinlogReaderOptions.defaults());
+    }
+
+    /** An assembler that spills large transactions' row images as {@code options} say. */
+    public TransactionAssembler(BinlogReaderOptions options) {
+        this.spillThresholdBytes = options.spillThresholdBytes();
+        this.spillDirectory = options.spillDirectory();
+    }
 
     /**
      * Takes the next event. A TRANSACTION_PAYLOAD is expanded here (its inner events decoded as a stream).
@@ -45,6 +66,7 @@ public final class TransactionAssembler {
     public void discardOpen() {
         if (current != null) {
             dropped++;
+            current.discard();
             current = null;
         }
     }
@@ -136,6 +158,7 @@ public final class TransactionAssembler {
     private void restart(String file, BinlogEvent top) {
         if (current != null) {
             dropped++;
+            current.discard();
         }
         current = new Builder(file, top.position());
     }
@@ -153,13 +176,15 @@ public final class TransactionAssembler {
         current = null;
         if (ending == null) {
             dropped++;
+            b.discard();
             return;
         }
+        b.sealSpill();
         completed.add(new BinlogTransaction(b.events, b.tableMaps, b.startFile, b.startPosition, b.endFile, b.endPosition,
                 b.gtid, b.lastCommitted, b.sequenceNumber, b.commitId, b.size, ending));
     }
 
-    private static final class Builder {
+    private final class Builder {
         final List<BinlogEvent> events = new ArrayList<>();
         final List<TableMapEvent> tableMaps = new ArrayList<>();
         final String startFile;
@@ -174,6 +199,9 @@ public final class TransactionAssembler {
         boolean open;
         boolean headless;
         BinlogEvent lastTop;
+        /** Bytes of row images held in the heap. */
+        long residentRowBytes;
+        SpillFile spill;
 
         Builder(String file, long position) {
             this.startFile = file;
@@ -181,6 +209,13 @@ public final class TransactionAssembler {
         }
 
         void add(BinlogEvent e, BinlogEvent top, String file) {
+            if (e instanceof RowsEvent r && spillThresholdBytes > 0) {
+                if (residentRowBytes >= spillThresholdBytes) {
+                    e = spilled(r, file);
+                } else {
+                    residentRowBytes += r.rowDataLength();
+                }
+            }
             events.add(e);
             if (e instanceof TableMapEvent t) {
                 tableMaps.add(t);
@@ -190,6 +225,42 @@ public final class TransactionAssembler {
                 size += top.header().eventLength();
                 endFile = file;
                 endPosition = top.position() + top.header().eventLength();
+            }
+        }
+
+        private RowsEvent spilled(RowsEvent r, String file) {
+            try {
+                if (spill == null) {
+                    spill = SpillFile.create(spillDirectory);
+                }
+                return r.spilledTo(spill);
+            } catch (IOException e) {
+                discard();
+                throw new BinlogFormatException(file, r.position(), "the transaction that starts at " + startFile + ":"
+                        + startPosition + " holds more than " + spillThresholdBytes + " bytes of row images, and the rest "
+                        + "cannot be written to a temporary file in " + (spillDirectory == null
+                                ? System.getProperty("java.io.tmpdir") : spillDirectory) + ": " + e, e);
+            }
+        }
+
+        /** The transaction ends: its spilled images are written out before it is handed to other threads. */
+        void sealSpill() {
+            if (spill != null) {
+                try {
+                    spill.seal();
+                } catch (IOException e) {
+                    discard();
+                    throw new BinlogFormatException(endFile, endPosition, "the row images of the transaction that starts"
+                            + " at " + startFile + ":" + startPosition + " cannot be written to its temporary file "
+                            + spill.path() + ": " + e, e);
+                }
+            }
+        }
+
+        /** A transaction that will not be handed out: its spill file goes now rather than when collected. */
+        void discard() {
+            if (spill != null) {
+                spill.close();
             }
         }
     }

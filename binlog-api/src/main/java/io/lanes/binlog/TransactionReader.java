@@ -23,18 +23,27 @@ import java.util.List;
  */
 public final class TransactionReader implements Closeable {
     private final BinlogReader reader;
-    private final TransactionAssembler assembler = new TransactionAssembler();
+    private final TransactionAssembler assembler;
 
-    /** Groups the events of {@code reader}, which must not filter event types. */
+    /** Groups the events of {@code reader}, which must not filter event types; every transaction held in the heap. */
     public TransactionReader(BinlogReader reader) {
-        this.reader = reader;
+        this(reader, BinlogReaderOptions.defaults());
     }
 
-    /** Opens files (read in order) for grouping; any type filter in {@code options} is ignored. */
+    /** Groups the events of {@code reader}, which must not filter event types, spilling as {@code options} say. */
+    public TransactionReader(BinlogReader reader, BinlogReaderOptions options) {
+        this.reader = reader;
+        this.assembler = new TransactionAssembler(options);
+    }
+
+    /**
+     * Opens files (read in order) for grouping; any type filter in {@code options} is ignored, its spill settings are
+     * the assembler's.
+     */
     public static TransactionReader open(List<Path> files, BinlogReaderOptions options) {
         BinlogReaderOptions all = BinlogReaderOptions.builder().verifyChecksums(options.verifyChecksums())
                 .maxEventLength(options.maxEventLength()).build();
-        return new TransactionReader(BinlogReader.open(files, all));
+        return new TransactionReader(BinlogReader.open(files, all), options);
     }
 
     public static TransactionReader open(Path file) {

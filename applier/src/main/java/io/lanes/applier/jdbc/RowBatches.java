@@ -4,6 +4,8 @@ import io.lanes.applier.RowChange;
 import io.lanes.applier.RowImage;
 import io.lanes.applier.SourceTransaction;
 import io.lanes.applier.internal.FailureMessages;
+import io.lanes.applier.internal.HeapEstimate;
+import io.lanes.applier.internal.StreamedChanges;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -76,6 +78,8 @@ final class RowBatches {
         /** Whether rows of the group may be applied in another order than the source's (no trigger, view...). */
         boolean reorderable;
         final List<PendingRow> rows = new ArrayList<>();
+        /** About the heap of a large transaction's rows among them ({@link HeapEstimate}); 0 for other rows. */
+        long streamedBytes;
         /** The applier-wide number of the batch's oldest row: every group is flushed in the order its rows began. */
         long firstRow;
     }
@@ -168,7 +172,11 @@ final class RowBatches {
             batch.table = table;
         }
         batch.rows.add(new PendingRow(row, sql, source, mustMatch));
-        if (batch.rows.size() >= MAX_PENDING_ROWS) {
+        if (source.changes() instanceof StreamedChanges) {
+            // Only a large transaction's rows are converted as they are taken; others are in memory whole anyway.
+            batch.streamedBytes += HeapEstimate.of(row);
+        }
+        if (batch.rows.size() >= MAX_PENDING_ROWS || batch.streamedBytes >= MAX_PENDING_STREAMED_BYTES) {
             flush(batch); // a large transaction's rows go as they come, not all held until its end
         }
     }
@@ -182,10 +190,17 @@ final class RowBatches {
      */
     static final int MAX_PENDING_ROWS = 16_384;
 
+    /**
+     * The same for the bytes a large transaction's rows take once converted: wide rows (documents, images) reach a few
+     * MB long before {@link #MAX_PENDING_ROWS} (16,384 rows of 100 KB would hold 1.6 GB).
+     */
+    static final long MAX_PENDING_STREAMED_BYTES = 8L << 20;
+
     /** Forgets the rows taken but not sent; the rollback that follows decides what the target keeps. */
     void discard() {
         for (PendingBatch batch : batches) {
             batch.rows.clear();
+            batch.streamedBytes = 0;
         }
         forgetBatches();
     }
@@ -314,6 +329,7 @@ final class RowBatches {
         }
         List<PendingRow> rows = new ArrayList<>(batch.rows);
         batch.rows.clear();
+        batch.streamedBytes = 0;
         RowChange.Kind kind = rows.get(0).row().kind();
         if (rows.size() > 1 && batch.reorderable && kind != RowChange.Kind.INSERT
                 && reorderable(batch.table, batch.sql, kind)) {

@@ -59,8 +59,9 @@ import org.junit.jupiter.api.io.TempDir;
  * rotation's settings: a replay of a run's failures), {@code campaign.settings} (override the rotation:
  * {@code image=MINIMAL,metadata=FULL,compress=on,sbr=off,zero=off,generated=off}), {@code campaign.targets}
  * ({@code h2,postgresql,mariadb,sink}), {@code campaign.lanes} (scheduler/workers/order for every target, e.g.
- * {@code writeset/8/strict}, optionally /large=BYTES: {@code lanes.large-transaction-bytes}; odd seeds rotate with
- * /large=8192, so that their big transactions are converted while applied), {@code campaign.scale} (1), {@code campaign.bigRows} (rows of the big transaction, 200),
+ * {@code writeset/8/strict}, optionally /large=BYTES: {@code lanes.large-transaction-bytes} and
+ * {@code lanes.spill-threshold-bytes}; odd seeds rotate with /large=8192, so that their big transactions wait in a spill
+ * file and are converted while applied), {@code campaign.scale} (1), {@code campaign.bigRows} (rows of the big transaction, 200),
  * {@code campaign.hugeEvery} (every Nth seed's big transaction has 20,000 rows; 0: never),
  * {@code campaign.mariadb.url}, {@code campaign.oracle} (true), {@code campaign.minutes} (stop starting seeds after this long), {@code campaign.out}
  * (target/campaign: results.tsv, one line per seed and target, appended as the run goes).
@@ -380,7 +381,8 @@ class CampaignTest {
         io.lanes.applier.LanesBuilder b = Lanes.builder().source(files).pipeline("campaign").scheduler(parts[0])
                 .workers(Integer.parseInt(parts[1])).commitOrder(parts[2]);
         if (parts.length > 3 && parts[3].startsWith("large=")) {
-            b.largeTransactionBytes(Long.parseLong(parts[3].substring("large=".length())));
+            long large = Long.parseLong(parts[3].substring("large=".length()));
+            b.largeTransactionBytes(large).spillThresholdBytes(large); // their row events read back from a spill file
         }
         target.accept(b);
         lastLargeTransactions = 0;

@@ -273,6 +273,51 @@ class OrderGroupBatchingTest {
         }
     }
 
+    /**
+     * Wide rows of a large transaction are executed once they take about {@link RowBatches#MAX_PENDING_STREAMED_BYTES}
+     * (8,000-character values: some 1,000 rows), long before {@link RowBatches#MAX_PENDING_ROWS}.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("targets")
+    void aLargeTransactionsWideRowsAreExecutedBeforeTheyFillTheHeap(TestTarget target) throws Exception {
+        try (target; Harness h = new Harness(target, "wide")) {
+            h.sql("CREATE TABLE " + h.q("t") + " (id INT PRIMARY KEY, v VARCHAR(8000))");
+            TableRef t = new TableRef(h.schema, "t");
+            int rows = 3_000;
+            int checkAt = 2_000;
+            String wide = "w".repeat(8_000);
+            AtomicInteger executionsAtTheCheck = new AtomicInteger(-1);
+            io.lanes.applier.internal.StreamedChanges.Segment segment = new io.lanes.applier.internal.StreamedChanges
+                    .Segment() {
+                @Override
+                public Change first() {
+                    return null;
+                }
+
+                @Override
+                public int rowCount() {
+                    return rows;
+                }
+
+                @Override
+                public java.util.Iterator<RowChange> rows() {
+                    return java.util.stream.IntStream.rangeClosed(1, rows).mapToObj(i -> {
+                        if (i == checkAt) {
+                            executionsAtTheCheck.set(h.executions.get());
+                        }
+                        return RowChange.insert(t, image(i, wide));
+                    }).iterator();
+                }
+            };
+            h.applyBlock(List.of(new SourceTransaction("wide:1", null, null,
+                    new io.lanes.applier.internal.StreamedChanges("wide:1", List.of(segment)))));
+            assertTrue(executionsAtTheCheck.get() > 0, "executions before row " + checkAt + ": "
+                    + executionsAtTheCheck.get());
+            assertEquals(List.of(rows + "|" + (long) rows * wide.length()), target.rows("SELECT COUNT(*), SUM(CHAR_LENGTH(v)) FROM "
+                    + h.q("t")));
+        }
+    }
+
     /** A parent and a child related by a foreign key on the target: see {@link #parentChildBlock}. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("targets")

@@ -256,8 +256,9 @@ public final class StatCommand implements Callable<Integer> {
         BinlogBridge bridge = new BinlogBridge(SchemaMapping.identity(), shapes);
         // as a JDBC target runs them with the shipped settings: large transactions without row keys
         bridge.largeTransactionBytes(LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES);
-        BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(verifyChecksums).build();
-        TransactionAssembler assembler = new TransactionAssembler();
+        BinlogReaderOptions options = BinlogReaderOptions.builder().verifyChecksums(verifyChecksums)
+                .spillThresholdBytes(LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES).build();
+        TransactionAssembler assembler = new TransactionAssembler(options);
         try (BinlogReader reader = BinlogReader.open(files, options)) {
             for (BinlogEvent e; (e = reader.next()) != null; ) {
                 st.events++;
