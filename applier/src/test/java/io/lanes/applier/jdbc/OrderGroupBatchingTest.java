@@ -242,33 +242,9 @@ class OrderGroupBatchingTest {
             h.sql("CREATE TABLE " + h.q("t") + " (id INT PRIMARY KEY, v VARCHAR(20))");
             TableRef t = new TableRef(h.schema, "t");
             int rows = 2 * RowBatches.MAX_PENDING_ROWS + 10;
-            AtomicInteger executionsWhenPastTheFirstRun = new AtomicInteger(-1);
-            io.lanes.applier.internal.StreamedChanges.Segment segment = new io.lanes.applier.internal.StreamedChanges
-                    .Segment() {
-                @Override
-                public Change first() {
-                    return null;
-                }
-
-                @Override
-                public int rowCount() {
-                    return rows;
-                }
-
-                @Override
-                public java.util.Iterator<RowChange> rows() {
-                    return java.util.stream.IntStream.rangeClosed(1, rows).mapToObj(i -> {
-                        if (i == RowBatches.MAX_PENDING_ROWS + 1) {
-                            executionsWhenPastTheFirstRun.set(h.executions.get());
-                        }
-                        return RowChange.insert(t, image(i, "v" + i));
-                    }).iterator();
-                }
-            };
-            h.applyBlock(List.of(new SourceTransaction("large:1", null, null,
-                    new io.lanes.applier.internal.StreamedChanges("large:1", List.of(segment)))));
-            assertTrue(executionsWhenPastTheFirstRun.get() > 0, "executions before the run's end: "
-                    + executionsWhenPastTheFirstRun.get());
+            int executions = executionsWhileStreaming(h, rows, RowBatches.MAX_PENDING_ROWS + 1,
+                    i -> RowChange.insert(t, image(i, "v" + i)));
+            assertTrue(executions > 0, "executions before the run's end: " + executions);
             assertEquals(List.of(String.valueOf(rows)), target.rows("SELECT COUNT(*) FROM " + h.q("t")));
         }
     }
@@ -284,38 +260,46 @@ class OrderGroupBatchingTest {
             h.sql("CREATE TABLE " + h.q("t") + " (id INT PRIMARY KEY, v VARCHAR(8000))");
             TableRef t = new TableRef(h.schema, "t");
             int rows = 3_000;
-            int checkAt = 2_000;
             String wide = "w".repeat(8_000);
-            AtomicInteger executionsAtTheCheck = new AtomicInteger(-1);
-            io.lanes.applier.internal.StreamedChanges.Segment segment = new io.lanes.applier.internal.StreamedChanges
-                    .Segment() {
-                @Override
-                public Change first() {
-                    return null;
-                }
-
-                @Override
-                public int rowCount() {
-                    return rows;
-                }
-
-                @Override
-                public java.util.Iterator<RowChange> rows() {
-                    return java.util.stream.IntStream.rangeClosed(1, rows).mapToObj(i -> {
-                        if (i == checkAt) {
-                            executionsAtTheCheck.set(h.executions.get());
-                        }
-                        return RowChange.insert(t, image(i, wide));
-                    }).iterator();
-                }
-            };
-            h.applyBlock(List.of(new SourceTransaction("wide:1", null, null,
-                    new io.lanes.applier.internal.StreamedChanges("wide:1", List.of(segment)))));
-            assertTrue(executionsAtTheCheck.get() > 0, "executions before row " + checkAt + ": "
-                    + executionsAtTheCheck.get());
-            assertEquals(List.of(rows + "|" + (long) rows * wide.length()), target.rows("SELECT COUNT(*), SUM(CHAR_LENGTH(v)) FROM "
-                    + h.q("t")));
+            int executions = executionsWhileStreaming(h, rows, 2_000, i -> RowChange.insert(t, image(i, wide)));
+            assertTrue(executions > 0, "executions before row 2000: " + executions);
+            assertEquals(List.of(rows + "|" + (long) rows * wide.length()),
+                    target.rows("SELECT COUNT(*), SUM(CHAR_LENGTH(v)) FROM " + h.q("t")));
         }
+    }
+
+    /**
+     * Applies one large transaction of {@code rows} rows converted as the applier takes them (rows 1 to {@code rows} of
+     * {@code row}); returns the statements the target had executed when the applier took row {@code checkAt}.
+     */
+    private static int executionsWhileStreaming(Harness h, int rows, int checkAt,
+            java.util.function.IntFunction<RowChange> row) throws Exception {
+        AtomicInteger executionsAtTheCheck = new AtomicInteger(-1);
+        io.lanes.applier.internal.StreamedChanges.Segment segment = new io.lanes.applier.internal.StreamedChanges
+                .Segment() {
+            @Override
+            public Change first() {
+                return null;
+            }
+
+            @Override
+            public int rowCount() {
+                return rows;
+            }
+
+            @Override
+            public java.util.Iterator<RowChange> rows() {
+                return java.util.stream.IntStream.rangeClosed(1, rows).mapToObj(i -> {
+                    if (i == checkAt) {
+                        executionsAtTheCheck.set(h.executions.get());
+                    }
+                    return row.apply(i);
+                }).iterator();
+            }
+        };
+        h.applyBlock(List.of(new SourceTransaction("large:1", null, null,
+                new io.lanes.applier.internal.StreamedChanges("large:1", List.of(segment)))));
+        return executionsAtTheCheck.get();
     }
 
     /** A parent and a child related by a foreign key on the target: see {@link #parentChildBlock}. */
