@@ -38,6 +38,8 @@ import java.util.List;
  *     skipped, statements filtered out, triggers not created, definitions not translated
  * @param largeTransactions transactions handed to the engine as large ({@code lanes.large-transaction-bytes}): each ran
  *     alone and was converted while its worker applied it
+ * @param spilledTransactions transactions read whose row images beyond {@code lanes.spill-threshold-bytes} waited in a
+ *     temporary file until their worker converted them
  */
 public record LanesStats(
         Lanes.State state,
@@ -60,7 +62,8 @@ public record LanesStats(
         String sourceEndPosition,
         long sourceBehindBytes,
         StatementStats statements,
-        long largeTransactions) {
+        long largeTransactions,
+        long spilledTransactions) {
 
     /** One line for logs: committed transactions and seconds. */
     String summary() {
@@ -107,6 +110,7 @@ public record LanesStats(
                 p == null ? -1 : p.sourceBytesTotal(), p == null ? null : p.sourcePosition(), resumedAfter,
                 skippedByErrorPolicy, es, progress.rowsApplied(), progress.lastAppliedSourceMillis(),
                 progress.appliedPosition(), progress.lagSeconds(), progress.sourceEndPosition(),
-                progress.sourceBehindBytes(), statements, p == null ? 0 : p.largeTransactions());
+                progress.sourceBehindBytes(), statements, p == null ? 0 : p.largeTransactions(),
+                p == null ? 0 : p.spilledTransactions());
     }
 }

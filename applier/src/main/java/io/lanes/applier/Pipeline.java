@@ -10,6 +10,7 @@ import io.lanes.core.Engine;
 import io.lanes.core.RecoveryPoint;
 import io.lanes.core.Transaction;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
@@ -49,6 +50,7 @@ final class Pipeline {
     private volatile long rows;
     /** Transactions handed over with their changes unconverted ({@link StreamedChanges}). */
     private volatile long largeTransactions;
+    private volatile long spilledTransactions;
     private volatile long sourceBytesRead;
     private volatile long sourceBytesTotal = -1;
     private volatile String sourcePosition;
@@ -180,6 +182,9 @@ final class Pipeline {
         if (streamed) {
             largeTransactions++;
         }
+        if (spilled(t)) {
+            spilledTransactions++;
+        }
         if (txn.isBarrier() && !streamed) {
             // DDL: later transactions must be keyed by the new table shapes. (A large transaction of rows changes no
             // shape: reading goes on while its worker converts and applies it.)
@@ -297,6 +302,24 @@ final class Pipeline {
 
     long largeTransactions() {
         return largeTransactions;
+    }
+
+    long spilledTransactions() {
+        return spilledTransactions;
+    }
+
+    /**
+     * Whether the transaction's row images went to a spill file: once one event's did, every later one's did, so the
+     * last row event tells (found from the end: the terminator follows it).
+     */
+    private static boolean spilled(BinlogTransaction t) {
+        List<io.lanes.binlog.BinlogEvent> events = t.events();
+        for (int i = events.size() - 1; i >= 0; i--) {
+            if (events.get(i) instanceof io.lanes.binlog.RowsEvent r) {
+                return r.rowsOnDisk();
+            }
+        }
+        return false;
     }
 
     long sourceBytesRead() {

@@ -109,6 +109,7 @@ class LargeTransactionsTest {
                         stats = lanes.stats();
                     }
                     assertEquals(threshold > 0 ? 4 : 0, stats.largeTransactions(), what);
+                    assertEquals(threshold > 0 ? 4 : 0, stats.spilledTransactions(), what);
                     String q = target.dialect().quoteIdentifier(db);
                     String hex = target.dialect().kind() == Dialect.Kind.POSTGRESQL ? "UPPER(ENCODE(c, 'hex'))"
                             : "UPPER(RAWTOHEX(c))";
@@ -167,7 +168,7 @@ class LargeTransactionsTest {
             String output = java.nio.file.Files.readString(log);
             String tail = output.substring(Math.max(0, output.length() - 4000));
             assertEquals(0, p.exitValue(), tail);
-            assertTrue(output.contains("DONE large=1 "), tail);
+            assertTrue(output.contains("DONE large=1 spilled=1 "), tail);
             String q = target.dialect().quoteIdentifier(db);
             List<String> actual = new java.util.ArrayList<>(target.rows("SELECT COUNT(*), SUM(LENGTH(pad)), MIN(id), "
                     + "MAX(id) FROM " + q + ".wide"));
@@ -176,6 +177,68 @@ class LargeTransactionsTest {
         }
         try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(spill)) {
             assertEquals(List.of(), left.toList(), "no spill file is left");
+        }
+    }
+
+    /**
+     * The same over the replication protocol: a live stream from a real MariaDB, whose large INSERT and UPDATE (logged
+     * while Lanes follows the server) wait in spill files as they arrive and are converted while applied into
+     * PostgreSQL, between small transactions of another table.
+     */
+    @Test
+    void aLiveStreamsLargeTransactionsWaitInSpillFiles() throws Exception {
+        String db = "live_large_" + ProcessHandle.current().pid();
+        try (MariaDbServer server = MariaDbServer.startWithBinlog("--binlog-row-image=MINIMAL");
+                TestTarget target = TestTarget.postgres()) {
+            server.sql("CREATE DATABASE " + db + "; USE " + db + ";"
+                    + "CREATE TABLE big (id INT PRIMARY KEY, b VARCHAR(40)) ENGINE=InnoDB;"
+                    + "CREATE TABLE side (id INT PRIMARY KEY, v INT NOT NULL) ENGINE=InnoDB;"
+                    + "INSERT INTO side VALUES (1, 0); FLUSH BINARY LOGS;");
+            List<Path> logs = server.binlogFiles();
+            String startFile = logs.get(logs.size() - 1).getFileName().toString();
+            target.dropOnClose(db);
+            String ck = target.newSchema("ck");
+            // The target has the tables as they were where the stream starts.
+            String q = target.dialect().quoteIdentifier(db);
+            try (java.sql.Connection c = target.connect(); java.sql.Statement st = c.createStatement()) {
+                st.execute("CREATE SCHEMA " + q);
+                st.execute("CREATE TABLE " + q + ".big (id INT PRIMARY KEY, b VARCHAR(40))");
+                st.execute("CREATE TABLE " + q + ".side (id INT PRIMARY KEY, v INT NOT NULL)");
+                st.execute("INSERT INTO " + q + ".side VALUES (1, 0)");
+                if (!c.getAutoCommit()) {
+                    c.commit();
+                }
+            }
+            io.lanes.binlog.replication.ReplicationClient.Builder client = io.lanes.binlog.replication.ReplicationClient
+                    .builder().host("127.0.0.1").port(server.port()).user("root").serverId(4242)
+                    .tls(io.lanes.binlog.replication.TlsSettings.disabled());
+            LanesStats stats;
+            try (Lanes lanes = Lanes.builder()
+                    .sourceServer(client, io.lanes.binlog.replication.StartPosition.file(startFile, 4))
+                    .target(target.url()).targetUser("postgres").pipeline("live-large")
+                    .checkpointTable(ck, "lanes_checkpoint").workers(4).largeTransactionBytes(16 << 10)
+                    .spillThresholdBytes(16 << 10).spillDirectory(temp).build()) {
+                lanes.start();
+                assertTrue(lanes.awaitCaughtUp(Duration.ofMinutes(1)), "caught up at the start");
+                server.sql("USE " + db + ";"
+                        + "INSERT INTO big SELECT seq, CONCAT('r', seq) FROM seq_1_to_" + ROWS + ";"
+                        + "UPDATE side SET v = v + 1 WHERE id = 1;"
+                        + "UPDATE big SET b = CONCAT(b, '-u') WHERE id % 3 = 0;"
+                        + "UPDATE side SET v = v + 1 WHERE id = 1;");
+                List<String> expected = lines(server.sql("SELECT COUNT(*), SUM(id), SUM(LENGTH(b)) FROM " + db
+                        + ".big UNION ALL SELECT COUNT(*), SUM(id), SUM(v) FROM " + db + ".side"));
+                String query = "SELECT COUNT(*), SUM(id), SUM(LENGTH(b)) FROM " + q + ".big UNION ALL "
+                        + "SELECT COUNT(*), SUM(id), SUM(v) FROM " + q + ".side";
+                long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(2);
+                while (!expected.equals(target.rows(query)) && System.nanoTime() < deadline) {
+                    Thread.sleep(100);
+                }
+                assertEquals(expected, target.rows(query));
+                lanes.stop();
+                stats = lanes.stats();
+            }
+            assertEquals(2, stats.largeTransactions(), stats.toString());
+            assertEquals(2, stats.spilledTransactions(), stats.toString());
         }
     }
 

@@ -165,6 +165,9 @@ public final class LanesMetrics implements MeterBinder {
         counter("lanes.large.transactions", null, "LanesStats.largeTransactions",
                 "Transactions of rows at least lanes.large-transaction-bytes in the log: each ran alone and was "
                         + "converted while its worker applied it.", LanesStats::largeTransactions);
+        counter("lanes.spilled.transactions", null, "LanesStats.spilledTransactions",
+                "Transactions whose row images beyond lanes.spill-threshold-bytes waited in a temporary file until "
+                        + "their worker converted them.", LanesStats::spilledTransactions);
         counter("lanes.source.read", "bytes", "LanesStats.sourceBytesRead",
                 "Source bytes consumed (decompressed bytes of .gz files; event bytes of a live stream).",
                 LanesStats::sourceBytesRead);

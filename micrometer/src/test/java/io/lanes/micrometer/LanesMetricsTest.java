@@ -90,6 +90,7 @@ class LanesMetricsTest {
         expected.put("lanes.rows.read", (double) s.rows());
         expected.put("lanes.events.read", (double) s.events());
         expected.put("lanes.large.transactions", (double) s.largeTransactions());
+        expected.put("lanes.spilled.transactions", (double) s.spilledTransactions());
         expected.put("lanes.source.read", (double) s.sourceBytesRead());
         expected.put("lanes.retries", (double) e.retries());
         expected.put("lanes.commit.order.retries", (double) e.commitOrderRetries());

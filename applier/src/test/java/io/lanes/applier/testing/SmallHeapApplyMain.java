@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * A child process for memory tests: applies binlog files into a target with the shipped settings, in whatever heap its
- * JVM was given. Prints {@code DONE large=N} and exits 0 once caught up; exits 1 when the apply failed or did not
+ * JVM was given. Prints {@code DONE large=N spilled=N} and exits 0 once caught up; exits 1 when the apply failed or did not
  * finish (run it with {@code -XX:+ExitOnOutOfMemoryError}, so that running out of heap ends it at once).
  *
  * <p>Arguments: url user checkpointSchema spillDirectory binlog...
@@ -36,7 +36,8 @@ public final class SmallHeapApplyMain {
             System.exit(1);
             return;
         }
-        System.out.println("DONE large=" + stats.largeTransactions() + " max heap="
+        System.out.println("DONE large=" + stats.largeTransactions() + " spilled=" + stats.spilledTransactions()
+                + " max heap="
                 + Runtime.getRuntime().maxMemory());
         System.exit(0);
     }

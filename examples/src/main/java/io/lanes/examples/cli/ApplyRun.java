@@ -176,6 +176,7 @@ final class ApplyRun {
         m.put("events", s.events());
         m.put("rows", s.rows());
         m.put("large_transactions", s.largeTransactions());
+        m.put("spilled_transactions", s.spilledTransactions());
         m.put("seconds", s.seconds());
         m.put("tps", s.transactionsPerSecond());
         // This process's processor time so far, every thread counted (the JIT compiler's and the garbage collector's
