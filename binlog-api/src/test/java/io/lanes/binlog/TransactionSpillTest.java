@@ -93,6 +93,28 @@ class TransactionSpillTest {
         assertTrue(e.getMessage().contains("cannot be read back"), e.getMessage());
     }
 
+    /**
+     * Rows that cannot be read when spilled (here: a stream that began after the event's TABLE_MAP) are written all the
+     * same, and reading them later fails as it would have in the heap, naming the event's position.
+     */
+    @Test
+    void rowsThatCannotBeCountedWhenSpilledFailWhenReadAsInTheHeap() throws IOException {
+        RowsEvent held = TransactionReaderTest.all("mariadb-10.11/mixed-workload.000001.gz").stream()
+                .flatMap(t -> t.rowsEvents().stream()).findFirst().orElseThrow();
+        RowsEvent headless = new RowsEvent(held.header(), held.kind(), held.version(), held.isCompressed(),
+                held.tableId(), held.flags(), held.extraData(), held.columnCount(), held.includedColumns(),
+                held.includedColumnsAfter(), null, new byte[] {1, 2, 3}, "stream", 1234);
+        try (SpillFile file = SpillFile.create(spillDir)) {
+            RowsEvent spilled = headless.spilledTo(file);
+            assertTrue(spilled.rowsOnDisk());
+            BinlogFormatException inHeap = assertThrows(BinlogFormatException.class, headless::rowCount);
+            BinlogFormatException onDisk = assertThrows(BinlogFormatException.class, spilled::rowCount);
+            assertEquals(inHeap.getMessage(), onDisk.getMessage());
+            assertEquals(held.position(), onDisk.offset());
+            assertThrows(BinlogFormatException.class, spilled::rows);
+        }
+    }
+
     private List<BinlogTransaction> read(String fixture, long threshold) {
         BinlogReaderOptions options = BinlogReaderOptions.builder().spillThresholdBytes(threshold)
                 .spillDirectory(spillDir).build();
