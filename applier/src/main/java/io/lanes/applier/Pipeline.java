@@ -10,7 +10,6 @@ import io.lanes.core.Engine;
 import io.lanes.core.RecoveryPoint;
 import io.lanes.core.Transaction;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
@@ -51,6 +50,15 @@ final class Pipeline {
     /** Transactions handed over with their changes unconverted ({@link StreamedChanges}). */
     private volatile long largeTransactions;
     private volatile long spilledTransactions;
+    /**
+     * Submitted transactions whose row images wait in spill files, in sequence order: each file is closed once the
+     * low-water mark passes its transaction, not when the collector gets to it (a large heap may hold many meanwhile,
+     * each with a descriptor and the disk its rows take).
+     */
+    private final java.util.ArrayDeque<SpilledTransaction> spilledInFlight = new java.util.ArrayDeque<>();
+
+    private record SpilledTransaction(long sequence, BinlogTransaction transaction) {
+    }
     private volatile long sourceBytesRead;
     private volatile long sourceBytesTotal = -1;
     private volatile String sourcePosition;
@@ -182,8 +190,10 @@ final class Pipeline {
         if (streamed) {
             largeTransactions++;
         }
-        if (spilled(t)) {
+        releaseCommittedSpills();
+        if (t.hasSpilledRows()) {
             spilledTransactions++;
+            spilledInFlight.add(new SpilledTransaction(sequence, t));
         }
         if (txn.isBarrier() && !streamed) {
             // DDL: later transactions must be keyed by the new table shapes. (A large transaction of rows changes no
@@ -249,6 +259,7 @@ final class Pipeline {
     }
 
     void markCaughtUp() {
+        releaseCommittedSpills();
         caughtUp = true;
         caughtUpCount.incrementAndGet();
         onCaughtUp.run();
@@ -308,18 +319,20 @@ final class Pipeline {
         return spilledTransactions;
     }
 
-    /**
-     * Whether the transaction's row images went to a spill file: once one event's did, every later one's did, so the
-     * last row event tells (found from the end: the terminator follows it).
-     */
-    private static boolean spilled(BinlogTransaction t) {
-        List<io.lanes.binlog.BinlogEvent> events = t.events();
-        for (int i = events.size() - 1; i >= 0; i--) {
-            if (events.get(i) instanceof io.lanes.binlog.RowsEvent r) {
-                return r.rowsOnDisk();
-            }
+    /** Closes the spill files of the transactions committed (at or below the low-water mark). */
+    private void releaseCommittedSpills() {
+        if (spilledInFlight.isEmpty()) {
+            return;
         }
-        return false;
+        long lwm = engine.lowWaterMark();
+        while (!spilledInFlight.isEmpty() && spilledInFlight.peek().sequence() <= lwm) {
+            spilledInFlight.poll().transaction().releaseSpilledRows();
+        }
+    }
+
+    /** Spill files still open: the transactions submitted and not yet known to be committed. */
+    int spillsInFlight() {
+        return spilledInFlight.size();
     }
 
     long sourceBytesRead() {

@@ -90,6 +90,7 @@ class LargeTransactionsTest {
         }
         assertEquals(List.of("big keys 0 spilled", "big keys 0 spilled", "big keys 0 spilled",
                 "child alone keys 0 spilled"), large);
+        Path pipelineSpills = java.nio.file.Files.createDirectories(temp.resolve("pipeline-spills"));
         for (String run : List.of("writeset/16384", "schema/16384", "writeset/0")) {
             String scheduler = run.substring(0, run.indexOf('/'));
             long threshold = Long.parseLong(run.substring(run.indexOf('/') + 1));
@@ -102,9 +103,12 @@ class LargeTransactionsTest {
                     LanesStats stats;
                     try (Lanes lanes = Lanes.builder().source(files).target(target.url()).targetUser(user)
                             .pipeline("large").checkpointTable(ck, "lanes_checkpoint").scheduler(scheduler).workers(4)
-                            .largeTransactionBytes(threshold).spillThresholdBytes(threshold).build()) {
+                            .largeTransactionBytes(threshold).spillThresholdBytes(threshold).spillDirectory(pipelineSpills)
+                            .build()) {
                         lanes.start();
                         assertTrue(lanes.awaitCaughtUp(Duration.ofMinutes(3)), what);
+                        // Closed once committed, not when the collector gets to them (this JVM's heap is large).
+                        assertEquals(0, openSpillFiles(pipelineSpills), what + ": spill files still open");
                         lanes.stop();
                         stats = lanes.stats();
                     }
@@ -240,6 +244,28 @@ class LargeTransactionsTest {
             assertEquals(2, stats.largeTransactions(), stats.toString());
             assertEquals(2, stats.spilledTransactions(), stats.toString());
         }
+    }
+
+    /** Descriptors this JVM holds open on spill files made in {@code dir} (unlinked: their names end "(deleted)"). */
+    static long openSpillFiles(Path dir) throws java.io.IOException {
+        Path fds = Path.of("/proc/self/fd");
+        if (!java.nio.file.Files.isDirectory(fds)) {
+            return 0; // not Linux: nothing to look at
+        }
+        long open = 0;
+        try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(fds)) {
+            for (Path fd : list.toList()) {
+                try {
+                    String target = java.nio.file.Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith(dir.toString()) && target.contains("lanes-spill-")) {
+                        open++;
+                    }
+                } catch (java.io.IOException | UnsupportedOperationException gone) {
+                    // closed meanwhile (the listing's own descriptor among them)
+                }
+            }
+        }
+        return open;
     }
 
     /** Equal lists, or a message naming the first row that differs (not 15,000 rows). */

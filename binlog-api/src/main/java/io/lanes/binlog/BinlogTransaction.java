@@ -103,6 +103,37 @@ public record BinlogTransaction(List<BinlogEvent> events, List<TableMapEvent> ta
         return s;
     }
 
+    /**
+     * Whether some of the transaction's row images wait in a temporary file
+     * ({@link BinlogReaderOptions#spillThresholdBytes()}): once one event's did, every later one's did, so the last row
+     * event tells.
+     */
+    public boolean hasSpilledRows() {
+        RowsEvent last = lastRowsEvent();
+        return last != null && last.rowsOnDisk();
+    }
+
+    /**
+     * Closes (and so removes) the temporary file holding the transaction's spilled row images now, rather than when the
+     * transaction becomes unreachable: for a caller that knows nothing will read its rows again (it is committed). Rows
+     * read afterwards fail with a {@link BinlogFormatException}. Nothing when none were spilled; any thread, once.
+     */
+    public void releaseSpilledRows() {
+        RowsEvent last = lastRowsEvent();
+        if (last != null) {
+            last.releaseSpill();
+        }
+    }
+
+    private RowsEvent lastRowsEvent() {
+        for (int i = events.size() - 1; i >= 0; i--) {
+            if (events.get(i) instanceof RowsEvent r) {
+                return r;
+            }
+        }
+        return null;
+    }
+
     /** The row events of the transaction, in order. */
     public List<RowsEvent> rowsEvents() {
         return events.stream().filter(e -> e instanceof RowsEvent).map(e -> (RowsEvent) e).toList();

@@ -140,6 +140,13 @@ public final class RowsEvent implements BinlogEvent {
         return new RowsEvent(this, file, at, rows);
     }
 
+    /** Closes the temporary file holding the images (those of every spilled event of the transaction), if any. */
+    void releaseSpill() {
+        if (spill != null) {
+            spill.close();
+        }
+    }
+
     /** Whether the row images were moved to a temporary file while their transaction was assembled. */
     public boolean rowsOnDisk() {
         return spill != null;

@@ -58,6 +58,28 @@ class TransactionSpillTest {
     }
 
     @Test
+    void aCommittedTransactionsSpillFileIsReleasedAtOnce() {
+        List<BinlogTransaction> mixed = read("mariadb-10.11/mixed-workload.000001.gz", THRESHOLD);
+        BinlogTransaction small = mixed.stream().filter(t -> !t.rowsEvents().isEmpty() && t.sizeBytes() < THRESHOLD)
+                .findFirst().orElseThrow();
+        assertFalse(small.hasSpilledRows());
+        small.releaseSpilledRows(); // nothing to release: its rows stay readable
+        small.rowsEvents().forEach(RowsEvent::rows);
+        List<BinlogTransaction> spilled = mixed.stream().filter(BinlogTransaction::hasSpilledRows).toList();
+        assertFalse(spilled.isEmpty());
+        BinlogTransaction large = spilled.get(0);
+        RowsEvent onDisk = large.rowsEvents().stream().filter(RowsEvent::rowsOnDisk).findFirst().orElseThrow();
+        assertEquals(onDisk.rowCount(), onDisk.rows().size());
+        large.releaseSpilledRows();
+        BinlogFormatException e = assertThrows(BinlogFormatException.class, onDisk::rows);
+        assertTrue(e.getMessage().contains("cannot be read back"), e.getMessage());
+        assertEquals(onDisk.rowCount(), onDisk.rowCount(), "the count needs no file");
+        RowsEvent inHeap = large.rowsEvents().get(0);
+        assertFalse(inHeap.rowsOnDisk());
+        assertEquals(inHeap.rowCount(), inHeap.rows().size(), "the images held in the heap stay readable");
+    }
+
+    @Test
     void aSpillDirectoryThatCannotHoldTheFileStopsNamingTheTransaction() throws IOException {
         Path notADirectory = Files.writeString(spillDir.resolve("file"), "x");
         BinlogReaderOptions options = BinlogReaderOptions.builder().spillThresholdBytes(THRESHOLD)
