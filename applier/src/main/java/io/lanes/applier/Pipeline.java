@@ -139,6 +139,7 @@ final class Pipeline {
     String skip(BinlogTransaction t) throws Exception {
         long definitionsBefore = history.version();
         String position = bridge.skip(t);
+        t.releaseSpilledRows(); // its rows are not read: only its GTID and statements are followed
         if (history.version() != definitionsBefore && historyStore != null) {
             saveHistory(position);
         }

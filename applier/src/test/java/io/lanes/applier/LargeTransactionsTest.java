@@ -121,6 +121,22 @@ class LargeTransactionsTest {
                             + ".big ORDER BY id")), what);
                     assertEquals(side, target.rows("SELECT id, v FROM " + q + ".side ORDER BY id"), what);
                     assertEquals(child, target.rows("SELECT COUNT(*), SUM(big_id) FROM " + q + ".child"), what);
+                    if (threshold > 0) {
+                        // Started again over the same files: every transaction is passed over, its spill file closed
+                        // as it is (only its GTID and statements are followed), and nothing is applied twice.
+                        try (Lanes again = Lanes.builder().source(files).target(target.url()).targetUser(user)
+                                .pipeline("large").checkpointTable(ck, "lanes_checkpoint").scheduler(scheduler)
+                                .workers(4).largeTransactionBytes(threshold).spillThresholdBytes(threshold)
+                                .spillDirectory(pipelineSpills).build()) {
+                            again.start();
+                            assertTrue(again.awaitCaughtUp(Duration.ofMinutes(3)), what);
+                            assertEquals(0, openSpillFiles(pipelineSpills), what + ": passed over, still open");
+                            again.stop();
+                            assertEquals(0, again.stats().transactionsRead(), what);
+                            assertEquals(stats.transactionsRead(), again.stats().transactionsSkipped(), what);
+                        }
+                        assertEquals(side, target.rows("SELECT id, v FROM " + q + ".side ORDER BY id"), what);
+                    }
                 }
             }
         }
