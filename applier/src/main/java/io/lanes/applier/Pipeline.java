@@ -56,9 +56,6 @@ final class Pipeline {
      * each with a descriptor and the disk its rows take).
      */
     private final java.util.ArrayDeque<SpilledTransaction> spilledInFlight = new java.util.ArrayDeque<>();
-
-    private record SpilledTransaction(long sequence, BinlogTransaction transaction) {
-    }
     private volatile long sourceBytesRead;
     private volatile long sourceBytesTotal = -1;
     private volatile String sourcePosition;
@@ -320,6 +317,9 @@ final class Pipeline {
         return spilledTransactions;
     }
 
+    private record SpilledTransaction(long sequence, BinlogTransaction transaction) {
+    }
+
     /** Closes the spill files of the transactions committed (at or below the low-water mark). */
     private void releaseCommittedSpills() {
         if (spilledInFlight.isEmpty()) {
@@ -329,11 +329,6 @@ final class Pipeline {
         while (!spilledInFlight.isEmpty() && spilledInFlight.peek().sequence() <= lwm) {
             spilledInFlight.poll().transaction().releaseSpilledRows();
         }
-    }
-
-    /** Spill files still open: the transactions submitted and not yet known to be committed. */
-    int spillsInFlight() {
-        return spilledInFlight.size();
     }
 
     long sourceBytesRead() {
