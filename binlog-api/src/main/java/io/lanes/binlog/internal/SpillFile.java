@@ -75,11 +75,6 @@ public final class SpillFile implements AutoCloseable {
         return path;
     }
 
-    /** Bytes written so far. */
-    public long length() {
-        return length;
-    }
-
     /**
      * Appends {@code len} bytes of {@code bytes} from {@code off}; returns the offset they start at. Called by one
      * thread, which {@link #seal}s the file before anything that refers to the bytes is handed to another.
