@@ -36,6 +36,9 @@ public interface SchedulingContext {
      * below both the measured wake-up time and 20 microseconds) packs: {@link #leastLoadedWorker()}, so many
      * workers cost nothing on no-op applies.
      *
+     * <p>Not a pure query: a free worker it names is taken off the engine's list of idle workers (it is about to get
+     * work, and goes back on the list when its queue next runs dry). Ask only where the transaction may go there.
+     *
      * @param previous the worker the key's last transaction ran on, or -1 for a new key
      * @return the engine's choice; this default (for contexts other than the engine's, e.g. in tests) is
      *     {@link #leastLoadedWorker()}

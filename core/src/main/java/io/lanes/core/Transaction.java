@@ -79,6 +79,11 @@ public final class Transaction<P> {
         return writeKeys[index];
     }
 
+    /** The write keys themselves, not copied, for the schedulers of this package: never to be modified. */
+    long[] writeKeysShared() {
+        return writeKeys;
+    }
+
     /** A copy of the write keys (hashed row keys). */
     public long[] writeKeys() {
         return writeKeys.clone();

@@ -1,6 +1,7 @@
 package io.lanes.core;
 
 import io.lanes.core.internal.LongLongHashMap;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -59,8 +60,15 @@ public final class WritesetScheduler implements Scheduler {
     public static final int IN_FLIGHT_HISTORY_FACTOR = 8;
 
     private final int historySize;
+    /** Each key's last writer: its sequence number. */
     private final LongLongHashMap lastWriter;
-    /** History entries pack the writer's sequence number above its worker + 1 (0: not known). */
+    /**
+     * The worker of each of the last {@code WORKER_RING_MASK + 1} transactions, by sequence number modulo its size: the
+     * sequence number packed above the worker + 1 (0: the engine's choice). A key's last writer that has committed
+     * still tells where its rows ran (a transaction with nothing in flight to wait for goes back there when free).
+     */
+    private final long[] workerRing = new long[WORKER_RING_MASK + 1];
+    private static final int WORKER_RING_MASK = (1 << 16) - 1;
     private static final int WORKER_BITS = 20;
     private static final long WORKER_MASK = (1L << WORKER_BITS) - 1;
     private SchedulingContext ctx;
@@ -121,6 +129,7 @@ public final class WritesetScheduler implements Scheduler {
             throw new IllegalArgumentException("the writeset scheduler supports up to " + (WORKER_MASK - 1) + " workers");
         }
         lastWriter.clear();
+        Arrays.fill(workerRing, 0);
         floor = 0;
         dropAt = historySize;
         sourceOrderRun.worker = -1;
@@ -140,21 +149,25 @@ public final class WritesetScheduler implements Scheduler {
         if (floor > ctx.lowWaterMark()) {
             placement.afterAllUpTo(floor);
         }
+        // Committed writers' keys are dropped before the look-ups, so that each key is looked up and recorded in one
+        // probe of the history (issue 19, round 21: the two passes were most of the default's extra work on a short
+        // log); only when the history must be cleared are this transaction's keys looked up first and recorded after.
+        boolean clearAfter = makeRoom(n);
+        long[] keys = txn.writeKeysShared();
         int worker = -1;
         int previousWorker = -1;
         boolean oneWorker = true;
         boolean anyDependency = false;
         long lastPrev = 0;
         for (int i = 0; i < n; i++) {
-            long entry = lastWriter.get(txn.writeKey(i));
-            long prev = entry >>> WORKER_BITS;
+            long prev = clearAfter ? lastWriter.get(keys[i]) : lastWriter.put(keys[i], seq);
             // Rows last written by the same transaction come in a row (a bulk update of one earlier insert's rows):
             // one wait for it and one look-up of its worker, not one per row (the engine also keeps a repeated wait
-            // once, but only after this loop has looked it up again).
+            // once, but only after this loop has looked it up again). A key this transaction repeats finds itself.
             if (prev > 0 && prev != seq && prev != lastPrev) {
                 lastPrev = prev;
                 if (previousWorker < 0) {
-                    previousWorker = (int) (entry & WORKER_MASK) - 1;
+                    previousWorker = workerItRanOn(prev);
                 }
                 int w = ctx.workerOf(prev);
                 if (w >= 0) {
@@ -171,7 +184,8 @@ public final class WritesetScheduler implements Scheduler {
         CommitOrder order = runLength > 1 && workers > 1 ? ctx.commitOrder() : CommitOrder.NONE;
         Run continued = order == CommitOrder.NONE ? null : runToContinue(txn, seq, order);
         int freeWorker = -1;
-        if (continued != null && continued.length >= runLength && 2 * continued.dependent <= continued.length) {
+        if (continued != null && continued.length >= runLength && 2 * continued.dependent <= continued.length
+                && ctx.processorsToSpare()) {
             // A full run moves to a free worker; with none free, moving would only tie two runs' commits together, and
             // with no processor to spare the free worker could not apply it sooner (it would only split the blocks).
             // Nor while most of the run's transactions waited for one still in flight: its next run would wait on the
@@ -179,9 +193,11 @@ public final class WritesetScheduler implements Scheduler {
             // each move handed the run over between workers that applied nothing side by side, achieved parallelism
             // 0.98, every worker waiting a third of its time, more and shorter block commits than the schema
             // scheduler's one worker).
-            freeWorker = ctx.workerForIdleKey(continued.worker);
-            if (freeWorker != continued.worker && ctx.pendingTransactions(freeWorker) == 0
-                    && ctx.processorsToSpare()) {
+            // The processors are asked first: the engine's free worker comes off its list of idle workers (it is about
+            // to get work), so it is asked for only where the run may move there.
+            int free = ctx.workerForIdleKey(continued.worker);
+            if (free != continued.worker && ctx.pendingTransactions(free) == 0) {
+                freeWorker = free;
                 continued = null;
             }
         }
@@ -207,7 +223,16 @@ public final class WritesetScheduler implements Scheduler {
             extendRuns(txn, seq, order, worker, continued == null ? 1 : continued.length + 1,
                     continued == null ? dependent : continued.dependent + dependent);
         }
-        remember(txn, n, seq, worker);
+        workerRing[(int) seq & WORKER_RING_MASK] = (seq << WORKER_BITS) | (worker + 1L);
+        if (clearAfter) {
+            // This transaction's dependencies are known; later ones lose sight of everything before it.
+            lastWriter.clear();
+            dropAt = historySize;
+            floor = seq - 1;
+            for (int i = 0; i < n; i++) {
+                lastWriter.put(keys[i], seq);
+            }
+        }
     }
 
     /**
@@ -257,23 +282,25 @@ public final class WritesetScheduler implements Scheduler {
         r.dependent = worker < 0 ? 0 : dependent;
     }
 
-    private void remember(Transaction<?> txn, int n, long seq, int worker) {
-        if (lastWriter.size() + n > dropAt) {
-            long lwm = ctx.lowWaterMark();
-            // Entries pack the writer's sequence number above its worker: a writer at or below lwm is below this.
-            lastWriter.removeValuesBelow((lwm + 1) << WORKER_BITS);
-            dropAt = Math.max(historySize, 2L * lastWriter.size());
-            if (lastWriter.size() + n > (long) IN_FLIGHT_HISTORY_FACTOR * historySize) {
-                // This transaction's dependencies are known; later ones lose sight of everything before it.
-                lastWriter.clear();
-                dropAt = historySize;
-                floor = seq - 1;
-            }
+    /**
+     * Before a transaction of {@code n} keys is looked up: drops committed writers' keys once the history would grow past
+     * {@code dropAt}. True when even then the keys of writers in flight would exceed {@link #IN_FLIGHT_HISTORY_FACTOR}
+     * times the history size: the history is to be cleared once this transaction's keys have been looked up.
+     */
+    private boolean makeRoom(int n) {
+        if (lastWriter.size() + n <= dropAt) {
+            return false;
         }
-        long entry = (seq << WORKER_BITS) | (worker + 1L);
-        for (int i = 0; i < n; i++) {
-            lastWriter.put(txn.writeKey(i), entry);
-        }
+        // Entries hold the writer's sequence number: one at or below the low-water mark has committed.
+        lastWriter.removeValuesBelow(ctx.lowWaterMark() + 1);
+        dropAt = Math.max(historySize, 2L * lastWriter.size());
+        return lastWriter.size() + n > (long) IN_FLIGHT_HISTORY_FACTOR * historySize;
+    }
+
+    /** The worker a transaction was placed on (-1: the engine's choice, or too long ago to remember). */
+    private int workerItRanOn(long seq) {
+        long entry = workerRing[(int) seq & WORKER_RING_MASK];
+        return entry >>> WORKER_BITS == seq ? (int) (entry & WORKER_MASK) - 1 : -1;
     }
 
     @Override

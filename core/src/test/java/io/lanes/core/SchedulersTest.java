@@ -55,6 +55,17 @@ class SchedulersTest {
             return leastLoaded;
         }
 
+        /** How often a policy asked for a worker for an idle key, and the previous worker it gave last (-2: never). */
+        int idleKeyQueries;
+        int lastIdleKeyPrevious = -2;
+
+        @Override
+        public int workerForIdleKey(int previous) {
+            idleKeyQueries++;
+            lastIdleKeyPrevious = previous;
+            return leastLoaded;
+        }
+
         /** Workers with something in flight, as the engine would count them; 0 for the others. */
         final Map<Integer, Integer> pending = new HashMap<>();
 
@@ -284,6 +295,29 @@ class SchedulersTest {
     }
 
     @Test
+    void writesetRemembersWhereACommittedWritersRowsRanForTheLastTransactions() {
+        WritesetScheduler s = new WritesetScheduler(100_000);
+        s.init(ctx);
+        ctx.leastLoaded = 3;
+        Decision repeats = place(s, txn().writeKeys(7, 8, 7)); // 1, on worker 3
+        assertEquals(List.of(), repeats.after, "a key it repeats is not a wait for itself");
+        ctx.committed.add(1L);
+        ctx.leastLoaded = 5;
+        Decision back = place(s, txn().writeKeys(8)); // 2
+        assertEquals(List.of(), back.after, "its writer committed");
+        assertEquals(3, ctx.lastIdleKeyPrevious, "the worker its rows last ran on, though that writer committed");
+        ctx.lwm = 2;
+        long seq = 2;
+        while (seq < 2 + 65_536) { // far more transactions since, on other rows
+            place(s, txn().writeKeys(1_000_000 + seq));
+            seq++;
+            ctx.lwm = seq;
+        }
+        place(s, txn().writeKeys(8));
+        assertEquals(-1, ctx.lastIdleKeyPrevious, "too long ago to remember: no previous worker");
+    }
+
+    @Test
     void writesetHistoryDropsCommittedWritersFirstAndForgetsNothingInFlight() {
         WritesetScheduler s = new WritesetScheduler(4);
         s.init(ctx);
@@ -405,10 +439,13 @@ class SchedulersTest {
         place(s, txn().partitionKey("a").writeKeys(2));
         ctx.leastLoaded = 4; // free (nothing pending there)
         ctx.processorsToSpare = false;
+        int queries = ctx.idleKeyQueries;
         Decision third = place(s, txn().partitionKey("a").writeKeys(3));
         Decision fourth = place(s, txn().partitionKey("a").writeKeys(4));
         assertEquals(List.of(2, 2), List.of(third.worker, fourth.worker),
                 "no processor to spare: the free worker could not apply the next run sooner, the run goes on");
+        assertEquals(queries, ctx.idleKeyQueries, "nor was a free worker asked for (the engine takes the one it names "
+                + "off its list of idle workers)");
         Decision otherSchema = place(s, txn().partitionKey("b").writeKeys(5));
         assertEquals(4, otherSchema.worker, "a new run (another schema) still starts on a free worker");
         ctx.processorsToSpare = true;
