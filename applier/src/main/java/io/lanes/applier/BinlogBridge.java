@@ -608,6 +608,11 @@ public final class BinlogBridge {
         }
 
         @Override
+        public String schema() {
+            return source.schema();
+        }
+
+        @Override
         public java.util.Iterator<RowChange> rows() {
             java.util.Iterator<Row> rows = event.rows().iterator();
             return new java.util.Iterator<>() {

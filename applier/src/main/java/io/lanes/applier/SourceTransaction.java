@@ -1,7 +1,9 @@
 package io.lanes.applier;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -21,5 +23,30 @@ public record SourceTransaction(String position, String gtid, Instant commitTime
         Objects.requireNonNull(position, "position");
         // A large transaction's changes stay unconverted until iterated (copying would convert them all, here).
         changes = changes instanceof io.lanes.applier.internal.StreamedChanges ? changes : List.copyOf(changes);
+    }
+
+    /**
+     * Whether {@link #changes()} converts its rows each time it is iterated (a large transaction): iterate it once, and
+     * count it with {@link #rowCountBySchema()}, which converts nothing.
+     */
+    public boolean convertedAsIterated() {
+        return changes instanceof io.lanes.applier.internal.StreamedChanges;
+    }
+
+    /**
+     * How many row changes each schema has (the schema of {@link RowChange#table()}), in the order the schemas first
+     * appear; a transaction converted as iterated is counted from its row events, without converting a row.
+     */
+    public Map<String, Long> rowCountBySchema() {
+        if (changes instanceof io.lanes.applier.internal.StreamedChanges streamed) {
+            return streamed.rowCountBySchema();
+        }
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (Change c : changes) {
+            if (c instanceof RowChange row) {
+                counts.merge(row.table().schema(), 1L, Long::sum);
+            }
+        }
+        return counts;
     }
 }

@@ -21,7 +21,11 @@ public final class LanesHeaders {
     public static final String SEQUENCE_NUMBER = "lanes.clock.sequence_number";
     /** MariaDB's group commit id. */
     public static final String COMMIT_ID = "lanes.clock.commit_id";
-    /** The transaction's write keys (64-bit row-key hashes), as {@code x} followed by 16 hex digits per key. */
+    /**
+     * The transaction's write keys (64-bit row-key hashes), as {@code x} followed by 16 hex digits per key; on its first
+     * record only (record {@link #EVENT_INDEX} 1), absent for a barrier and for a large transaction converted as it is
+     * handed out (which runs alone).
+     */
     public static final String WRITE_KEYS = "lanes.write.keys";
     /** {@code true} when the transaction must run alone (DDL, or a table whose keys are unknown). */
     public static final String BARRIER = "lanes.barrier";

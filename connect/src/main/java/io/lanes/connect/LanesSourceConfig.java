@@ -1,5 +1,7 @@
 package io.lanes.connect;
 
+import io.lanes.applier.LanesConfig;
+import java.nio.file.Path;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -24,6 +26,9 @@ public final class LanesSourceConfig extends AbstractConfig {
     public static final String KEY = "lanes.record.key";
     public static final String PREFIX = "lanes.schema.name.prefix";
     public static final String INCLUDE_SCHEMAS = "lanes.source.schemas";
+    public static final String LARGE_TRANSACTION_BYTES = "lanes.source.large.transaction.bytes";
+    public static final String SPILL_THRESHOLD_BYTES = "lanes.source.spill.threshold.bytes";
+    public static final String SPILL_DIRECTORY = "lanes.source.spill.directory";
 
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
             .define(HOST, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(), Importance.HIGH,
@@ -49,7 +54,17 @@ public final class LanesSourceConfig extends AbstractConfig {
             .define(PREFIX, Type.STRING, "lanes", Importance.LOW,
                     "Prefix of the value schema names (prefix.schema.table.Envelope), as Debezium's topic.prefix.")
             .define(INCLUDE_SCHEMAS, Type.LIST, "", Importance.MEDIUM,
-                    "Schemas whose changes are emitted (empty: all but the system schemas).");
+                    "Schemas whose changes are emitted (empty: all but the system schemas).")
+            .define(LARGE_TRANSACTION_BYTES, Type.LONG, LanesConfig.DEFAULT_LARGE_TRANSACTION_BYTES,
+                    ConfigDef.Range.atLeast(0), Importance.LOW,
+                    "A transaction of row changes whose row events take at least this many bytes is converted as its"
+                            + " records are handed to Connect, 2,000 a poll, never whole (0: every transaction whole).")
+            .define(SPILL_THRESHOLD_BYTES, Type.LONG, -1L, ConfigDef.Range.atLeast(-1), Importance.LOW,
+                    "Bytes of row images a transaction being read keeps in the heap; the rest wait in a temporary file"
+                            + " until its records are handed out. -1: an eighth of the worker's maximum heap, at least "
+                            + LARGE_TRANSACTION_BYTES + " (0 when that is 0); 0: never.")
+            .define(SPILL_DIRECTORY, Type.STRING, "", Importance.LOW,
+                    "Where those files go (removed as soon as they are open); empty: the JVM's temporary directory.");
 
     public LanesSourceConfig(Map<String, String> props) {
         super(CONFIG_DEF, props);
@@ -93,6 +108,27 @@ public final class LanesSourceConfig extends AbstractConfig {
 
     public String prefix() {
         return getString(PREFIX);
+    }
+
+    /** {@link #LARGE_TRANSACTION_BYTES}. */
+    public long largeTransactionBytes() {
+        return getLong(LARGE_TRANSACTION_BYTES);
+    }
+
+    /** {@link #SPILL_THRESHOLD_BYTES} in a JVM whose maximum heap is {@code maxHeapBytes}, as Lanes' own pipeline reads it. */
+    public long spillThresholdBytes(long maxHeapBytes) {
+        long set = getLong(SPILL_THRESHOLD_BYTES);
+        if (set >= 0) {
+            return set;
+        }
+        long large = largeTransactionBytes();
+        return large == 0 ? 0 : Math.max(large, maxHeapBytes / 8);
+    }
+
+    /** {@link #SPILL_DIRECTORY}; null: the JVM's temporary directory. */
+    public Path spillDirectory() {
+        String dir = getString(SPILL_DIRECTORY);
+        return dir.isEmpty() ? null : Path.of(dir);
     }
 
     public java.util.List<String> schemas() {

@@ -57,6 +57,10 @@ public class LanesSourceTask extends SourceTask {
     private Connection catalog;
     private String lastPosition;
     private long sequence;
+    /** The transaction whose records are being handed out, null between transactions. */
+    private SourceRecords.Emission emitting;
+    private BinlogTransaction emittingFrom;
+    private Transaction<SourceTransaction> emittingTxn;
 
     @Override
     public String version() {
@@ -101,7 +105,10 @@ public class LanesSourceTask extends SourceTask {
         stream = ServerStream.open(ReplicationClient.builder().host(config.host()).port(config.port()).user(config.user())
                 .password(config.password().value().toCharArray()).serverId(config.serverId()), start, bridge,
                 lastPosition == null);
-        stream.start(BinlogReaderOptions.defaults());
+        bridge.largeTransactionBytes(config.largeTransactionBytes());
+        stream.start(BinlogReaderOptions.builder()
+                .spillThresholdBytes(config.spillThresholdBytes(Runtime.getRuntime().maxMemory()))
+                .spillDirectory(config.spillDirectory()).build());
         LOG.info("following {}:{} from {} (transaction sequence {})", config.host(), config.port(), start, sequence);
     }
 
@@ -128,6 +135,15 @@ public class LanesSourceTask extends SourceTask {
         List<SourceRecord> out = new ArrayList<>();
         long deadline = System.nanoTime() + 200_000_000L;
         while (out.size() < MAX_RECORDS_PER_POLL) {
+            if (emitting != null) {
+                // A large transaction's records go out a poll's worth at a time (converted as they go): the task
+                // holds at most one poll's records of it, never the whole transaction's.
+                if (!emitting.next(out, MAX_RECORDS_PER_POLL - out.size())) {
+                    break;
+                }
+                finish();
+                continue;
+            }
             long left = deadline - System.nanoTime();
             BinlogTransaction t = stream.poll(Duration.ofNanos(Math.max(0, left)));
             if (t == null) {
@@ -138,42 +154,52 @@ public class LanesSourceTask extends SourceTask {
             }
             if (stream.beforeStart()) {
                 bridge.skip(t); // before the configured start: its GTID only
+                t.releaseSpilledRows();
                 continue;
             }
-            emit(t, out);
+            begin(t);
         }
         return out.isEmpty() ? null : out;
     }
 
-    private void emit(BinlogTransaction t, List<SourceRecord> out) {
+    private void begin(BinlogTransaction t) {
         Transaction<SourceTransaction> txn;
         try {
             txn = bridge.convert(t);
         } catch (Exception e) {
+            t.releaseSpilledRows();
             throw new ConnectException("cannot convert the transaction at " + t + ": " + e.getMessage(), e);
         }
-        SourceTransaction payload = txn.payload();
-        String before = lastPosition;
-        int from = out.size();
-        try {
-            records.add(txn, ++sequence, before, catalog, out);
-        } catch (SQLException e) {
-            throw new ConnectException("cannot read the source's catalog for " + payload.position() + ": " + e.getMessage(), e);
+        emittingFrom = t;
+        emittingTxn = txn;
+        emitting = records.begin(txn, sequence + 1, lastPosition, catalog);
+        if (emitting == null) {
+            finish(); // nothing of it is emitted (a table outside the schemas, an empty transaction)
         }
-        lastPosition = payload.position();
-        if (txn.isBarrier() && out.size() > from) {
+    }
+
+    /**
+     * After a transaction's last record, or at once when it has none: its position becomes the last one, its DDL makes
+     * the catalogs read again, its spill file is closed, and (exactly once) its last record ends a Kafka transaction.
+     */
+    private void finish() {
+        SourceRecords.Emission done = emitting;
+        emitting = null;
+        emittingFrom.releaseSpilledRows();
+        lastPosition = emittingTxn.payload().position();
+        if (done == null) {
+            return;
+        }
+        sequence++;
+        if (emittingTxn.isBarrier()) {
             // The source has run the DDL: later row events have the shape its catalog now shows.
             records.invalidate();
             sourceCatalog.invalidateAll();
             bridge.metadata().invalidate();
         }
-        if (out.size() == from) {
-            sequence--; // nothing of it is emitted (a table outside the schemas, an empty transaction)
-            return;
-        }
         TransactionContext tx = context.transactionContext();
         if (tx != null) {
-            tx.commitTransaction(out.get(out.size() - 1));
+            tx.commitTransaction(done.last());
         }
     }
 
@@ -181,6 +207,10 @@ public class LanesSourceTask extends SourceTask {
     public void stop() {
         if (stream != null) {
             stream.close();
+        }
+        if (emitting != null) {
+            emitting = null;
+            emittingFrom.releaseSpilledRows(); // its records were not all handed out: read again after a restart
         }
         try {
             if (catalog != null) {

@@ -3,7 +3,9 @@ package io.lanes.applier.internal;
 import io.lanes.applier.Change;
 import java.util.AbstractList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -28,6 +30,9 @@ public final class StreamedChanges extends AbstractList<Change> {
 
         /** How many rows the event holds (counted when the transaction was read). */
         int rowCount();
+
+        /** The schema its rows' changes name (their table's), or null when it has no rows to convert. */
+        String schema();
 
         /** The event's rows, converted now. */
         Iterator<? extends Change> rows();
@@ -64,6 +69,17 @@ public final class StreamedChanges extends AbstractList<Change> {
     /** How many row changes there are, without converting any. */
     public long rowCount() {
         return rowCount;
+    }
+
+    /** How many row changes each schema has, in the order the schemas first appear, without converting any. */
+    public Map<String, Long> rowCountBySchema() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (Segment s : segments) {
+            if (s.rowCount() > 0) {
+                counts.merge(s.schema(), (long) s.rowCount(), Long::sum);
+            }
+        }
+        return counts;
     }
 
     /** The row changes of {@code changes}: counted without converting when they are streamed. */

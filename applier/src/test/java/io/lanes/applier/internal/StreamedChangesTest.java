@@ -1,6 +1,7 @@
 package io.lanes.applier.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,6 +25,11 @@ class StreamedChangesTest {
     /** A segment of {@code rows} inserts numbered from {@code first}, counting its conversions. */
     private record Inserts(Change first, int from, int rowCount, AtomicInteger converted, int failAt)
             implements StreamedChanges.Segment {
+        @Override
+        public String schema() {
+            return T.schema();
+        }
+
         @Override
         public Iterator<? extends Change> rows() {
             List<RowChange> out = new ArrayList<>();
@@ -114,5 +120,19 @@ class StreamedChangesTest {
         SourceTransaction copied = new SourceTransaction("p", null, null, plain);
         plain.clear();
         assertEquals(List.of(OFF), copied.changes());
+    }
+
+    @Test
+    void rowsAreCountedBySchemaWithoutConvertingAndAsAnyListWouldCountThem() {
+        AtomicInteger converted = new AtomicInteger();
+        StreamedChanges changes = new StreamedChanges("p", List.of(new Inserts(null, 1, 3, converted, -1),
+                new Inserts(OFF, 4, 2, converted, -1), new Inserts(null, 6, 0, converted, -1)));
+        SourceTransaction streamed = new SourceTransaction("p", null, null, changes);
+        assertTrue(streamed.convertedAsIterated());
+        assertEquals(java.util.Map.of("s", 5L), streamed.rowCountBySchema());
+        assertEquals(0, converted.get(), "counted from the events");
+        SourceTransaction whole = new SourceTransaction("p", null, null, new ArrayList<>(changes));
+        assertFalse(whole.convertedAsIterated());
+        assertEquals(streamed.rowCountBySchema(), whole.rowCountBySchema(), "the same count from converted rows");
     }
 }

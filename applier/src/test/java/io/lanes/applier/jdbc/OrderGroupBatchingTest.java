@@ -288,6 +288,11 @@ class OrderGroupBatchingTest {
             }
 
             @Override
+            public String schema() {
+                return row.apply(1).table().schema();
+            }
+
+            @Override
             public java.util.Iterator<RowChange> rows() {
                 return java.util.stream.IntStream.rangeClosed(1, rows).mapToObj(i -> {
                     if (i == checkAt) {
