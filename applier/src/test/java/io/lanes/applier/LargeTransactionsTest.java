@@ -10,6 +10,7 @@ import io.lanes.binlog.BinlogTransaction;
 import io.lanes.binlog.RowsEvent;
 import io.lanes.binlog.TransactionReader;
 import io.lanes.binlog.testing.MariaDbServer;
+import io.lanes.binlog.testing.SpillFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -108,7 +109,7 @@ class LargeTransactionsTest {
                         lanes.start();
                         assertTrue(lanes.awaitCaughtUp(Duration.ofMinutes(3)), what);
                         // Closed once committed, not when the collector gets to them (this JVM's heap is large).
-                        assertEquals(0, openSpillFiles(pipelineSpills), what + ": spill files still open");
+                        assertEquals(0, SpillFiles.openIn(pipelineSpills), what + ": spill files still open");
                         lanes.stop();
                         stats = lanes.stats();
                     }
@@ -130,7 +131,7 @@ class LargeTransactionsTest {
                                 .spillDirectory(pipelineSpills).build()) {
                             again.start();
                             assertTrue(again.awaitCaughtUp(Duration.ofMinutes(3)), what);
-                            assertEquals(0, openSpillFiles(pipelineSpills), what + ": passed over, still open");
+                            assertEquals(0, SpillFiles.openIn(pipelineSpills), what + ": passed over, still open");
                             again.stop();
                             assertEquals(0, again.stats().transactionsRead(), what);
                             assertEquals(stats.transactionsRead(), again.stats().transactionsSkipped(), what);
@@ -260,28 +261,6 @@ class LargeTransactionsTest {
             assertEquals(2, stats.largeTransactions(), stats.toString());
             assertEquals(2, stats.spilledTransactions(), stats.toString());
         }
-    }
-
-    /** Descriptors this JVM holds open on spill files made in {@code dir} (unlinked: their names end "(deleted)"). */
-    static long openSpillFiles(Path dir) throws java.io.IOException {
-        Path fds = Path.of("/proc/self/fd");
-        if (!java.nio.file.Files.isDirectory(fds)) {
-            return 0; // not Linux: nothing to look at
-        }
-        long open = 0;
-        try (java.util.stream.Stream<Path> list = java.nio.file.Files.list(fds)) {
-            for (Path fd : list.toList()) {
-                try {
-                    String target = java.nio.file.Files.readSymbolicLink(fd).toString();
-                    if (target.startsWith(dir.toString()) && target.contains("lanes-spill-")) {
-                        open++;
-                    }
-                } catch (java.io.IOException | UnsupportedOperationException gone) {
-                    // closed meanwhile (the listing's own descriptor among them)
-                }
-            }
-        }
-        return open;
     }
 
     /** Equal lists, or a message naming the first row that differs (not 15,000 rows). */

@@ -4,15 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lanes.binlog.testing.MariaDbServer;
-import java.io.IOException;
-import java.nio.file.Files;
+import io.lanes.binlog.testing.SpillFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTaskContext;
@@ -145,15 +143,15 @@ class LanesSourceLargeTransactionTest {
                 largestPoll = Math.max(largestPoll, polled.size());
                 records.addAll(polled);
                 if (spillFilesOpenMidway < 0 && records.size() > 1_001 && records.size() < 31_001) {
-                    spillFilesOpenMidway = openSpillFiles(spill); // the INSERT's records half handed out
+                    spillFilesOpenMidway = SpillFiles.openIn(spill); // the INSERT's records half handed out
                 }
             }
             assertEquals(41_002, records.size(), "every row change, each once");
             assertTrue(largestPoll <= 2_000, "no poll returned more than 2,000 records: " + largestPoll);
-            if (openSpillFiles(spill) >= 0) { // Linux: the descriptors can be looked at
+            if (SpillFiles.observable()) { // Linux: the descriptors can be looked at
                 assertTrue(spillFilesOpenMidway >= 1, "the INSERT's row images waited in a spill file: "
                         + spillFilesOpenMidway);
-                assertEquals(0, openSpillFiles(spill), "every spill file closed once its records were handed out");
+                assertEquals(0, SpillFiles.openIn(spill), "every spill file closed once its records were handed out");
             }
 
             List<List<SourceRecord>> transactions = new ArrayList<>();
@@ -205,30 +203,5 @@ class LanesSourceLargeTransactionTest {
         } finally {
             task.stop();
         }
-    }
-
-    /**
-     * Descriptors this JVM holds open on spill files made in {@code dir} (unlinked: their names end "(deleted)"); -1
-     * where there is no /proc/self/fd to look at.
-     */
-    static long openSpillFiles(Path dir) throws IOException {
-        Path fds = Path.of("/proc/self/fd");
-        if (!Files.isDirectory(fds)) {
-            return -1; // not Linux: nothing to look at
-        }
-        long open = 0;
-        try (Stream<Path> list = Files.list(fds)) {
-            for (Path fd : list.toList()) {
-                try {
-                    String target = Files.readSymbolicLink(fd).toString();
-                    if (target.startsWith(dir.toString()) && target.contains("lanes-spill-")) {
-                        open++;
-                    }
-                } catch (IOException | UnsupportedOperationException gone) {
-                    // closed meanwhile (the listing's own descriptor among them)
-                }
-            }
-        }
-        return open;
     }
 }
