@@ -196,7 +196,17 @@ public final class SourceRecords {
                     added++;
                 }
             }
-            return index == count;
+            if (index < count) {
+                return false;
+            }
+            // The count came first (for a large transaction from its row events): a change beyond it would be lost.
+            while (changes.hasNext()) {
+                if (included(schemaOf(changes.next()))) {
+                    throw new IllegalStateException("the transaction ending at " + t.position() + " has more than the "
+                            + count + " changes it was counted with");
+                }
+            }
+            return true;
         }
 
         private SourceRecord record(Change c) throws SQLException {
