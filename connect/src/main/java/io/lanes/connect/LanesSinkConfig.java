@@ -28,6 +28,7 @@ public final class LanesSinkConfig extends AbstractConfig {
     public static final String SNAPSHOT_CHUNK_ROWS = "lanes.snapshot.chunk.rows";
     public static final String BUFFER_TRANSACTIONS = "lanes.buffer.transactions";
     public static final String BUFFER_BYTES = "lanes.buffer.bytes";
+    public static final String MAX_TRANSACTION_BYTES = "lanes.max.transaction.bytes";
     public static final String SKIP_DUPLICATES = "lanes.skip.duplicates";
     public static final String VALUE_CONVERTER = "lanes.value.converter";
     /** Settings of {@link #VALUE_CONVERTER}, this prefix removed (e.g. {@code lanes.value.converter.schemas.enable}). */
@@ -62,6 +63,10 @@ public final class LanesSinkConfig extends AbstractConfig {
                     "Complete transactions queued per partition before put() pauses the partition (resumed at half).")
             .define(BUFFER_BYTES, Type.LONG, 64L << 20, ConfigDef.Range.atLeast(1 << 16), Importance.LOW,
                     "Estimated bytes queued per partition before put() pauses the partition (resumed at half).")
+            .define(MAX_TRANSACTION_BYTES, Type.LONG, -1L, ConfigDef.Range.atLeast(-1), Importance.LOW,
+                    "Estimated bytes of one transaction's records the task may hold (a transaction is applied whole,"
+                            + " so all of them wait for its last); past it the task stops naming the record, rather than"
+                            + " running the worker's heap out. -1: a quarter of the worker's maximum heap; 0: no limit.")
             .define(SKIP_DUPLICATES, Type.BOOLEAN, true, Importance.LOW,
                     "Skip (and count) a transaction whose source position is at or below the highest one already taken in"
                             + " its partition: what an at-least-once source sends again after a restart.")
@@ -115,6 +120,12 @@ public final class LanesSinkConfig extends AbstractConfig {
 
     public long bufferBytes() {
         return getLong(BUFFER_BYTES);
+    }
+
+    /** {@link #MAX_TRANSACTION_BYTES} in a JVM whose maximum heap is {@code maxHeapBytes}. */
+    public long maxTransactionBytes(long maxHeapBytes) {
+        long set = getLong(MAX_TRANSACTION_BYTES);
+        return set >= 0 ? set : maxHeapBytes / 4;
     }
 
     public boolean skipDuplicates() {

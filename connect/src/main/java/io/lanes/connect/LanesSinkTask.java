@@ -84,9 +84,11 @@ public class LanesSinkTask extends SinkTask {
             if (offset >= 0) {
                 context.offset(tp, offset);
             }
+            long maxTransactionBytes = config.maxTransactionBytes(Runtime.getRuntime().maxMemory());
             PartitionAssembler assembler = new PartitionAssembler(tp.toString(), config.transactionEnd(),
-                    config.snapshotChunkRows(), pipeline.resumedSource(), pipeline::offer);
-            pipeline.assembleRawWith(config.transactionEnd(), config.snapshotChunkRows());
+                    config.snapshotChunkRows(), pipeline.resumedSource(), pipeline::offer)
+                    .limitOpenBytes(maxTransactionBytes);
+            pipeline.assembleRawWith(config.transactionEnd(), config.snapshotChunkRows(), maxTransactionBytes);
             owned.put(tp, new Owned(assembler, pipeline, new ArrayList<>()));
         }
     }

@@ -1,5 +1,6 @@
 package io.lanes.connect.internal;
 
+import io.lanes.connect.LanesSinkConfig;
 import io.lanes.applier.Change;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +65,10 @@ public final class PartitionAssembler {
     /** A whole transaction whose END never came, held until the next transaction's END (see holdOpenUntilTheNextEnd). */
     private AssembledTransaction endless;
     private long endsInferred;
+    /** 0: no limit on the open transaction's estimated bytes. */
+    private long maxOpenBytes;
+    /** The open transaction's events' estimated bytes. */
+    private long openBytes;
 
     public PartitionAssembler(String partition, End end, int snapshotChunk, Consumer<AssembledTransaction> out) {
         this(partition, end, snapshotChunk, SourceOrder.NONE, out);
@@ -80,6 +85,19 @@ public final class PartitionAssembler {
         this.end = end;
         this.snapshotChunk = snapshotChunk;
         this.out = out;
+    }
+
+    /**
+     * Stops with a {@link DataException} naming the record once the open transaction's events take more than {@code
+     * bytes} (estimated), rather than holding them until the worker's heap runs out: a transaction is applied whole, so
+     * all its events are held until its last. 0: no limit. Call before the first record.
+     */
+    public PartitionAssembler limitOpenBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("limit < 0: " + bytes);
+        }
+        this.maxOpenBytes = bytes;
+        return this;
     }
 
     /** Takes the next record's event; completed transactions go to the consumer, in order, before this returns. */
@@ -151,7 +169,7 @@ public final class PartitionAssembler {
                 LOG.info("{}@{}: the source sends transaction {} again (at {}, not above {}): dropping it and the {} events"
                         + " of the open transaction {}, which the source will send again", partition, e.offset(),
                         e.transactionId(), e.source(), highest, open.size(), openId);
-                open.clear();
+                clearOpen();
                 openId = null;
             }
             droppingId = e.transactionId();
@@ -175,6 +193,9 @@ public final class PartitionAssembler {
             throw error(e, "transaction " + e.transactionId() + ": event without total_order");
         }
         ChangeEvent known = open.putIfAbsent(e.identity(), e);
+        if (known == null) {
+            held(e);
+        }
         if (known != null && !known.change().equals(e.change())) {
             throw error(e, "transaction " + e.transactionId() + " has two different events at " + e.identity()
                     + " (offsets " + known.offset() + " and " + e.offset() + ")");
@@ -206,7 +227,7 @@ public final class PartitionAssembler {
         if (openId != null && e.order() == 1) {
             ChangeEvent first = sortedOpen().get(0);
             if (first.source().equals(e.source())) {
-                open.clear(); // the source restarted and sends the same transaction again, from its start
+                clearOpen(); // the source restarted and sends the same transaction again, from its start
                 openId = null;
             } else {
                 throw error(e, "transaction " + e.transactionId() + " starts while transaction " + openId + " has "
@@ -227,6 +248,7 @@ public final class PartitionAssembler {
                     + (open.size() + 1) + " of transaction " + openId + " was due");
         }
         open.put("#" + e.order(), e);
+        held(e);
         openLastOffset = e.offset();
         if (e.order() == e.eventCount()) {
             completeOpen(e.eventCount(), e.offset() + 1);
@@ -267,7 +289,7 @@ public final class PartitionAssembler {
                 + " applied when the END of {} arrives", partition, e.offset(), e.transactionId(), openId, openFirstOffset,
                 openLastOffset, events.size(), e.transactionId());
         endless = assemble(events, e.offset());
-        open.clear();
+        clearOpen();
         openId = null;
     }
 
@@ -318,7 +340,7 @@ public final class PartitionAssembler {
         emit(assembled);
         lastCompletedId = openId;
         openId = null;
-        open.clear();
+        clearOpen();
     }
 
     /** The open transaction, whose events are {@code events} in source order, as one handed on. */
@@ -406,6 +428,21 @@ public final class PartitionAssembler {
             highest = t.source();
         }
         out.accept(t);
+    }
+
+    /** Counts a new event of the open transaction against {@link #limitOpenBytes}. */
+    private void held(ChangeEvent e) {
+        openBytes += e.sizeBytes();
+        if (maxOpenBytes > 0 && openBytes > maxOpenBytes) {
+            throw error(e, "transaction " + e.transactionId() + " has reached " + open.size() + " events of about "
+                    + openBytes + " bytes, more than " + LanesSinkConfig.MAX_TRANSACTION_BYTES + " ("
+                    + maxOpenBytes + "): a transaction is applied whole, so raise that limit and the worker's heap");
+        }
+    }
+
+    private void clearOpen() {
+        open.clear();
+        openBytes = 0;
     }
 
     private DataException error(ChangeEvent e, String message) {

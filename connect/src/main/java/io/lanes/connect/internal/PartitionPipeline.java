@@ -60,6 +60,8 @@ public final class PartitionPipeline {
     private final OwnerFence fence;
     /** Complete transactions ({@link AssembledTransaction}) and records still to convert ({@link RawRecords}), in order. */
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    /** The raw assembler's limit on one open transaction's bytes (0: none). */
+    private long maxTransactionBytes;
     private final AtomicLong queuedBytes = new AtomicLong();
     private final AtomicLong skippedDuplicates = new AtomicLong();
     private final AtomicLong applied = new AtomicLong();
@@ -180,9 +182,10 @@ public final class PartitionPipeline {
     }
 
     /** How raw records ({@link #offerRaw}) are reassembled: as the task's assembler would. Call before the first. */
-    public void assembleRawWith(PartitionAssembler.End end, int snapshotChunkRows) {
+    public void assembleRawWith(PartitionAssembler.End end, int snapshotChunkRows, long maxTransactionBytes) {
         this.assemblerEnd = end;
         this.snapshotChunkRows = snapshotChunkRows;
+        this.maxTransactionBytes = maxTransactionBytes;
     }
 
     /** Whether raw records were queued: the partition's values come as bytes and this pipeline converts them. */
@@ -377,7 +380,8 @@ public final class PartitionPipeline {
      */
     private void convertAndAssemble(RawRecords raw) {
         if (rawAssembler == null) {
-            rawAssembler = new PartitionAssembler(partition, assemblerEnd, snapshotChunkRows, resumedSource, assembled::add);
+            rawAssembler = new PartitionAssembler(partition, assemblerEnd, snapshotChunkRows, resumedSource, assembled::add)
+                    .limitOpenBytes(maxTransactionBytes);
         }
         for (SinkRecord r : raw.records()) {
             SinkRecord converted = r;

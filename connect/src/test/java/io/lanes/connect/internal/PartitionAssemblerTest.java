@@ -257,4 +257,38 @@ class PartitionAssemblerTest {
         assertTrue(e.getMessage().contains("provide.transaction.metadata=true") && e.getMessage().contains("t-0@7"),
                 e.getMessage());
     }
+
+    /** Record {@code order} of {@code count} of a Lanes-source transaction. */
+    private static ChangeEvent lanesRow(long offset, String tx, long order, long count) {
+        RowChange c = RowChange.insert(new TableRef("s", "t"), new RowImage(List.of("id"), new Object[] {order}));
+        return new ChangeEvent(ChangeEvent.Kind.ROW, offset, tx, order, count, new SourceOrder("bin.000001", 500, ""),
+                false, false, c, 10, new ChangeEvent.LanesMetadata(new long[0], null, false, false), (int) order);
+    }
+
+    @Test
+    void aTransactionLargerThanTheLimitStopsNamingTheRecordAndHandsNothingOn() {
+        PartitionAssembler a = new PartitionAssembler("t-0", PartitionAssembler.End.MARKER, 100, out::add)
+                .limitOpenBytes(25);
+        a.accept(row(0, "x", 1, false));
+        a.accept(row(1, "x", 2, false));
+        a.accept(end(2, "x", 2));
+        assertEquals(1, out.size(), "20 bytes: within the limit");
+        a.accept(row(3, "y", 1, false));
+        a.accept(row(4, "y", 2, false));
+        DataException e = assertThrows(DataException.class, () -> a.accept(row(5, "y", 3, false)));
+        assertTrue(e.getMessage().contains("t-0@5") && e.getMessage().contains("lanes.max.transaction.bytes")
+                && e.getMessage().contains("transaction y"), e.getMessage());
+        assertEquals(1, out.size(), "nothing of y handed on");
+
+        PartitionAssembler lanes = new PartitionAssembler("t-1", PartitionAssembler.End.MARKER, 100, out::add)
+                .limitOpenBytes(25);
+        lanes.accept(lanesRow(0, "a", 1, 2));
+        lanes.accept(lanesRow(1, "a", 2, 2));
+        assertEquals(2, out.size(), "a Lanes-source transaction within the limit, counted again from 0");
+        lanes.accept(lanesRow(2, "b", 1, 3));
+        lanes.accept(lanesRow(3, "b", 2, 3));
+        e = assertThrows(DataException.class, () -> lanes.accept(lanesRow(4, "b", 3, 3)));
+        assertTrue(e.getMessage().contains("t-1@4"), e.getMessage());
+        assertEquals(2, out.size());
+    }
 }
