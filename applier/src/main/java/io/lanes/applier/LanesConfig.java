@@ -645,9 +645,16 @@ public final class LanesConfig {
      * them back cost about 4% of a 430 MB transaction's apply (docs/concepts.md, "Large transactions").
      */
     public long spillThresholdBytes(long maxHeapBytes) {
-        if (spillThresholdBytes >= 0) {
-            return spillThresholdBytes;
-        }
+        return spillThresholdBytes >= 0 ? spillThresholdBytes
+                : defaultSpillThresholdBytes(largeTransactionBytes, maxHeapBytes);
+    }
+
+    /**
+     * The spill threshold when none is set: an eighth of the heap and at least {@code largeTransactionBytes}, 0 when that
+     * is 0 (see {@link #spillThresholdBytes(long)}). One rule for every reader of the log (the pipeline, the Kafka Connect
+     * source).
+     */
+    public static long defaultSpillThresholdBytes(long largeTransactionBytes, long maxHeapBytes) {
         return largeTransactionBytes == 0 ? 0 : Math.max(largeTransactionBytes, maxHeapBytes / 8);
     }
 

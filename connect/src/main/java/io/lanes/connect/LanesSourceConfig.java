@@ -118,11 +118,7 @@ public final class LanesSourceConfig extends AbstractConfig {
     /** {@link #SPILL_THRESHOLD_BYTES} in a JVM whose maximum heap is {@code maxHeapBytes}, as Lanes' own pipeline reads it. */
     public long spillThresholdBytes(long maxHeapBytes) {
         long set = getLong(SPILL_THRESHOLD_BYTES);
-        if (set >= 0) {
-            return set;
-        }
-        long large = largeTransactionBytes();
-        return large == 0 ? 0 : Math.max(large, maxHeapBytes / 8);
+        return set >= 0 ? set : LanesConfig.defaultSpillThresholdBytes(largeTransactionBytes(), maxHeapBytes);
     }
 
     /** {@link #SPILL_DIRECTORY}; null: the JVM's temporary directory. */
